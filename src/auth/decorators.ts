@@ -1,0 +1,35 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ProblemDto } from '../common/problem';
+import { AuthenticatedKey } from './api-key';
+import { AdminGuard, ApiKeyGuard, KeyedRequest } from './guards';
+
+export const API_KEY_SCHEME = 'x-auth-token';
+export const ADMIN_SCHEME = 'x-admin-token';
+
+/** Guard plus OpenAPI metadata for routes that need an API key. */
+export function ApiKeyAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(ApiKeyGuard),
+    ApiSecurity(API_KEY_SCHEME),
+    ApiUnauthorizedResponse({ description: 'Missing, unknown, revoked or expired API key', type: ProblemDto }),
+  );
+}
+
+/** Guard plus OpenAPI metadata for the administration routes. */
+export function AdminAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(AdminGuard),
+    ApiSecurity(ADMIN_SCHEME),
+    ApiUnauthorizedResponse({ description: 'Missing or wrong x-admin-token', type: ProblemDto }),
+    ApiNotFoundResponse({
+      description: 'Admin routes are off (no ADMIN_TOKEN configured), or no such item',
+      type: ProblemDto,
+    }),
+  );
+}
+
+/** The key that ApiKeyGuard authenticated. */
+export const CurrentApiKey = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthenticatedKey => {
+  return ctx.switchToHttp().getRequest<KeyedRequest>().apiKey!;
+});

@@ -1,0 +1,96 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { IsEnsName } from '../../common/validators';
+
+const MAX_QUOTA = 2147483647;
+
+export class CreateApiKeyDto {
+  @ApiProperty({ example: 'wallet-team', minLength: 1, maxLength: 100 })
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiProperty({
+    example: ['oak.eth'],
+    description: 'Parent names the key may write under (and every name below them)',
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @IsEnsName(2, { each: true })
+  parentNames: string[];
+
+  @ApiPropertyOptional({ example: 2000, description: 'Creations allowed; default SUBNAME_QUOTA_DEFAULT' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_QUOTA)
+  quota?: number;
+
+  @ApiPropertyOptional({ example: '2027-12-31T00:00:00Z', nullable: true, description: 'ISO 8601; null never expires' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expiresAt?: string | null;
+}
+
+export class UpdateApiKeyDto {
+  @ApiPropertyOptional({ example: 'wallet-team' })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsString()
+  @Length(1, 100)
+  name?: string;
+
+  @ApiPropertyOptional({ example: ['oak.eth', 'pine.eth'] })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @IsEnsName(2, { each: true })
+  parentNames?: string[];
+
+  @ApiPropertyOptional({ example: 5000 })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_QUOTA)
+  quota?: number;
+
+  @ApiPropertyOptional({ example: null, nullable: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expiresAt?: string | null;
+}
+
+export class ApiKeyResponse {
+  @ApiProperty({ example: '0b5c1c0e-9a57-4d43-8f43-3c1f0c7e2a11' }) id: string;
+  @ApiProperty({ example: 'wallet-team' }) name: string;
+  @ApiProperty({ example: 'sns_Q2hLr8xv' }) keyPrefix: string;
+  @ApiProperty({ example: ['oak.eth'] }) parentNames: string[];
+  @ApiProperty({ example: 2000 }) quota: number;
+  @ApiProperty({ example: 17 }) used: number;
+  @ApiProperty({ example: null, nullable: true, type: String, format: 'date-time' }) expiresAt: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String, format: 'date-time' }) revokedAt: string | null;
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z', format: 'date-time' }) createdAt: string;
+}
+
+export class CreatedApiKeyResponse extends ApiKeyResponse {
+  @ApiProperty({
+    example: 'sns_Q2hLr8xvT1m0b3K9Yq7cW4pZs2aE6uN5dR8fG1hJ0kM',
+    description: 'Shown only in this response',
+  })
+  key: string;
+}

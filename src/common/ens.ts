@@ -1,0 +1,74 @@
+import { ensNormalize, namehash } from 'ethers';
+
+/** The most bytes one DNS-encoded label carries; resolution through CCIP-Read needs every label to fit. */
+export const MAX_LABEL_BYTES = 255;
+
+export class NameError extends Error {}
+
+function utf8Length(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+function normalizeOrThrow(raw: string): string {
+  if (raw.length === 0) throw new NameError('must not be empty');
+  try {
+    return ensNormalize(raw);
+  } catch (e) {
+    const reason = (e as Error).message.split(' (')[0];
+    throw new NameError(`is not a valid ENS name (ENSIP-15: ${reason})`);
+  }
+}
+
+/** ENSIP-15 normalisation of a single label; throws NameError with the reason. */
+export function normalizeLabel(raw: string): string {
+  if (raw.includes('.')) throw new NameError('must be a single label without dots');
+  const label = normalizeOrThrow(raw);
+  if (label.length === 0) throw new NameError('is empty after ENSIP-15 normalisation');
+  if (label.includes('.')) throw new NameError('must be a single label without dots');
+  if (utf8Length(label) > MAX_LABEL_BYTES)
+    throw new NameError(`exceeds ${MAX_LABEL_BYTES} UTF-8 bytes after normalisation`);
+  return label;
+}
+
+/** ENSIP-15 normalisation of a full name of at least `minLabels` labels; throws NameError with the reason. */
+export function normalizeName(raw: string, minLabels = 2): string {
+  const name = normalizeOrThrow(raw);
+  const labels = name.split('.');
+  if (labels.some((l) => l.length === 0)) throw new NameError('must not contain empty labels');
+  if (labels.length < minLabels) throw new NameError(`must have at least ${minLabels} labels (for example oak.eth)`);
+  if (labels.some((l) => utf8Length(l) > MAX_LABEL_BYTES)) {
+    throw new NameError(`has a label over ${MAX_LABEL_BYTES} UTF-8 bytes`);
+  }
+  return name;
+}
+
+/** Reason the value is not acceptable, or null; used by validators so the message names the cause. */
+export function labelProblem(raw: unknown): string | null {
+  if (typeof raw !== 'string') return 'must be a string';
+  try {
+    normalizeLabel(raw);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+export function nameProblem(raw: unknown, minLabels = 2): string | null {
+  if (typeof raw !== 'string') return 'must be a string';
+  try {
+    normalizeName(raw, minLabels);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** ENSIP-1 namehash: 0x and 64 lower-case hex digits. */
+export function nameHash(normalizedName: string): string {
+  return namehash(normalizedName);
+}
+
+/** True when `name` equals `ancestor` or lies anywhere under it (`x.oak.eth` under `oak.eth`, not `oakk.eth`). */
+export function isSameOrUnder(name: string, ancestor: string): boolean {
+  return name === ancestor || name.endsWith(`.${ancestor}`);
+}

@@ -1,0 +1,72 @@
+import { HttpStatus } from '@nestjs/common';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Every error code of CONTRACT section 6 with its HTTP status and title. */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: { status: HttpStatus.BAD_REQUEST, title: 'Validation failed' },
+  UNAUTHORIZED: { status: HttpStatus.UNAUTHORIZED, title: 'Unauthorized' },
+  FORBIDDEN: { status: HttpStatus.FORBIDDEN, title: 'Forbidden' },
+  FORBIDDEN_PARENT: { status: HttpStatus.FORBIDDEN, title: 'Parent name outside the key scope' },
+  QUOTA_EXCEEDED: { status: HttpStatus.FORBIDDEN, title: 'Subname quota exceeded' },
+  NOT_FOUND: { status: HttpStatus.NOT_FOUND, title: 'Not found' },
+  SUBNAME_NOT_FOUND: { status: HttpStatus.NOT_FOUND, title: 'Subname not found' },
+  LISTING_NOT_FOUND: { status: HttpStatus.NOT_FOUND, title: 'Listing not found' },
+  METHOD_NOT_ALLOWED: { status: HttpStatus.METHOD_NOT_ALLOWED, title: 'Method not allowed' },
+  SUBNAME_TAKEN: { status: HttpStatus.CONFLICT, title: 'Subname taken' },
+  SUBNAME_RESERVED: { status: HttpStatus.CONFLICT, title: 'Subname reserved' },
+  CONFLICT: { status: HttpStatus.CONFLICT, title: 'Conflict' },
+  PAYLOAD_TOO_LARGE: { status: HttpStatus.PAYLOAD_TOO_LARGE, title: 'Payload too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, title: 'Unsupported media type' },
+  RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, title: 'Too many requests' },
+  SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service unavailable' },
+  INTERNAL: { status: HttpStatus.INTERNAL_SERVER_ERROR, title: 'Internal server error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A failure the client can act on; the problem filter turns it into RFC 9457 JSON. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(errors: FieldError[]) {
+    const detail =
+      errors.length === 1 ? `${errors[0].field}: ${errors[0].message}` : `${errors.length} fields are invalid`;
+    super('VALIDATION_FAILED', detail, errors);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(detail = 'A valid x-auth-token is required') {
+    super('UNAUTHORIZED', detail);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(code: 'NOT_FOUND' | 'SUBNAME_NOT_FOUND' | 'LISTING_NOT_FOUND', detail: string) {
+    super(code, detail);
+  }
+}
+
+export class ServiceUnavailableError extends DomainError {
+  constructor(detail = 'The database is unreachable; try again shortly', retryAfterSeconds = 5) {
+    super('SERVICE_UNAVAILABLE', detail, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}

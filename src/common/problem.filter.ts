@@ -1,0 +1,101 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database/database-errors';
+import { DomainError, ErrorCode, FieldError } from './errors';
+import { PROBLEM_CONTENT_TYPE, toProblem } from './problem';
+import { requestIdOf } from './request-id';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+interface Described {
+  code: ErrorCode;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+}
+
+/** Errors that body-parser raises before a route runs (malformed JSON, oversized bodies). */
+interface BodyParserError {
+  type: string;
+  status: number;
+}
+
+function isBodyParserError(e: unknown): e is BodyParserError {
+  return typeof e === 'object' && e !== null && typeof (e as BodyParserError).type === 'string' && 'status' in e;
+}
+
+const BODY_PARSER_DETAIL: Record<string, string> = {
+  'entity.parse.failed': 'The request body is not valid JSON',
+  'entity.too.large': 'The request body exceeds the 64 KB limit',
+  'encoding.unsupported': 'The request body has an unsupported content encoding',
+  'charset.unsupported': 'The request body has an unsupported charset',
+  'request.aborted': 'The request body was not received in full',
+  'request.size.invalid': 'The request body length does not match Content-Length',
+};
+
+/** The one place where any thrown value becomes an RFC 9457 problem response. */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    this.respond(exception, ctx.getRequest<Request>(), ctx.getResponse<Response>());
+  }
+
+  /** Also called by the Express error handler for failures before routing (body parsing). */
+  respond(exception: unknown, req: Request, res: Response): void {
+    const described = this.describe(exception, req);
+    const body = toProblem(described.code, described.detail, requestIdOf(req), described.errors);
+    if (res.headersSent) return;
+    for (const [name, value] of Object.entries(described.headers ?? {})) res.setHeader(name, value);
+    res.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+  }
+
+  private describe(e: unknown, req: Request): Described {
+    if (e instanceof DomainError) return { code: e.code, detail: e.detail, errors: e.errors, headers: e.headers };
+    if (e instanceof HttpException) return this.describeHttp(e);
+    if (isBodyParserError(e) && e.status >= 400 && e.status < 500) {
+      const code = CODE_BY_STATUS[e.status] ?? 'VALIDATION_FAILED';
+      return { code, detail: BODY_PARSER_DETAIL[e.type] ?? 'The request body could not be read' };
+    }
+    if (isDatabaseUnavailable(e)) {
+      this.logger.warn(`database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`);
+      return {
+        code: 'SERVICE_UNAVAILABLE',
+        detail: 'The database is unreachable; try again shortly',
+        headers: { 'Retry-After': '5' },
+      };
+    }
+    this.logger.error(
+      `unhandled error on ${req.method} ${req.path} [${requestIdOf(req)}]`,
+      (e as Error)?.stack ?? String(e),
+    );
+    return { code: 'INTERNAL', detail: 'An unexpected error occurred' };
+  }
+
+  private describeHttp(e: HttpException): Described {
+    const status = e.getStatus();
+    const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');
+    const response = e.getResponse();
+    let detail = typeof response === 'string' ? response : e.message;
+    if (typeof response === 'object' && response !== null && 'message' in response) {
+      const message = (response as { message: unknown }).message;
+      detail = Array.isArray(message) ? message.join('; ') : String(message);
+    }
+    if (status === HttpStatus.NOT_FOUND && detail.startsWith('Cannot ')) detail = `No route: ${detail.slice(7)}`;
+    if (status >= 500) detail = 'An unexpected error occurred';
+    return { code, detail };
+  }
+}

@@ -1,0 +1,132 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+};
+const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** The environment as the service reads it; every variable of CONTRACT section 8. */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV = 'development';
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// connection string' })
+  DATABASE_URL?: string;
+  @IsString() @MinLength(1) DATA_DIR = './.data';
+  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// connection string' }) REDIS_URL?: string;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_WINDOW_SECONDS = 60;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_KEY = 600;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_IP = 300;
+  @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
+  @IsOptional() @IsString() @MinLength(16, { message: 'must be at least 16 characters' }) ADMIN_TOKEN?: string;
+  @Transform(toInt) @IsInt() @Min(0) @Max(2147483647) SUBNAME_QUOTA_DEFAULT = 2000;
+  @Transform(toInt) @IsInt() @Min(1) @Max(86400) MINT_SIGNATURE_TTL_SECONDS = 600;
+  @Transform(toInt) @IsInt() @Min(1) MINT_MAINNET_CHAIN_ID = 1;
+  @Matches(ADDRESS, { message: 'must be a 0x-prefixed 20-byte address' })
+  MINT_MAINNET_CONTRACT = '0x313442ba3A0b12193787BD162f99Ed3C415F2886';
+  @IsOptional()
+  @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
+  MINT_MAINNET_SIGNER_KEY?: string;
+  @Transform(toInt) @IsInt() @Min(1) MINT_TESTNET_CHAIN_ID = 11155111;
+  @Matches(ADDRESS, { message: 'must be a 0x-prefixed 20-byte address' })
+  MINT_TESTNET_CONTRACT = '0x1Ded316C799e1445894722F4C0FF2E6175d6AA8e';
+  @IsOptional()
+  @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
+  MINT_TESTNET_SIGNER_KEY?: string;
+  @IsOptional() @IsString() @MaxLength(2000) CORS_ORIGIN?: string;
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = 10;
+  @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 5000;
+  @Transform(toInt) @IsInt() @Min(100) DATABASE_CONNECT_TIMEOUT_MS = 3000;
+}
+
+export interface NetworkConfig {
+  chainId: number;
+  contract: string;
+  signerKey?: string;
+}
+
+/** The typed configuration every module receives; built once from the environment. */
+export class AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly redisUrl?: string;
+  readonly rateLimit: { windowSeconds: number; perKey: number; perIp: number };
+  readonly trustProxy: boolean;
+  readonly adminToken?: string;
+  readonly quotaDefault: number;
+  readonly mint: { signatureTtlSeconds: number; mainnet: NetworkConfig; testnet: NetworkConfig };
+  readonly corsOrigin?: string;
+  readonly logLevel: string;
+  readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
+
+  constructor(e: EnvironmentVariables) {
+    this.env = e.NODE_ENV as AppConfig['env'];
+    this.port = e.PORT;
+    this.databaseUrl = e.DATABASE_URL;
+    this.dataDir = e.DATA_DIR;
+    this.redisUrl = e.REDIS_URL;
+    this.rateLimit = {
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      perKey: e.RATE_LIMIT_PER_KEY,
+      perIp: e.RATE_LIMIT_PER_IP,
+    };
+    this.trustProxy = e.TRUST_PROXY;
+    this.adminToken = e.ADMIN_TOKEN;
+    this.quotaDefault = e.SUBNAME_QUOTA_DEFAULT;
+    this.mint = {
+      signatureTtlSeconds: e.MINT_SIGNATURE_TTL_SECONDS,
+      mainnet: {
+        chainId: e.MINT_MAINNET_CHAIN_ID,
+        contract: e.MINT_MAINNET_CONTRACT,
+        signerKey: e.MINT_MAINNET_SIGNER_KEY,
+      },
+      testnet: {
+        chainId: e.MINT_TESTNET_CHAIN_ID,
+        contract: e.MINT_TESTNET_CONTRACT,
+        signerKey: e.MINT_TESTNET_SIGNER_KEY,
+      },
+    };
+    this.corsOrigin = e.CORS_ORIGIN;
+    this.logLevel = e.LOG_LEVEL;
+    this.database = {
+      poolSize: e.DATABASE_POOL_SIZE,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    };
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment; throws one ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const vars = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
+  const errors = validateSync(vars, { whitelist: false, skipMissingProperties: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return new AppConfig(vars);
+}

@@ -1,0 +1,24 @@
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+// SQLSTATE 08xxx (connection), 57P01-04 (shutdown, cannot connect now), 57014 (statement timeout).
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-4]|57014)/;
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Connection ended unexpectedly',
+  'Client has encountered a connection error',
+  'Query read timeout',
+  'connect ETIMEDOUT',
+];
+
+/** True for errors that mean the database cannot be reached, as opposed to a bad query. */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const err = e as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  if (typeof err.code === 'string' && (UNAVAILABLE_CODES.has(err.code) || UNAVAILABLE_SQLSTATE.test(err.code)))
+    return true;
+  if (typeof err.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => (err.message as string).includes(m)))
+    return true;
+  if (err.driverError && err.driverError !== e) return isDatabaseUnavailable(err.driverError);
+  if (err.cause && err.cause !== e) return isDatabaseUnavailable(err.cause);
+  return false;
+}

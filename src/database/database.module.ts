@@ -1,0 +1,59 @@
+import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { dataSourceOptions } from './data-source-options';
+import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
+import { runMigrations } from './migrate';
+
+/** Holds the embedded database when DATABASE_URL is unset, so it can be stopped at shutdown. */
+export class DatabaseTarget implements OnApplicationShutdown {
+  constructor(
+    readonly url: string,
+    readonly embedded?: EmbeddedDatabase,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.embedded?.stop();
+  }
+}
+
+const logger = new Logger('Database');
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig, DatabaseTarget],
+      extraProviders: [
+        {
+          provide: DatabaseTarget,
+          inject: [AppConfig],
+          useFactory: async (config: AppConfig) => {
+            if (config.databaseUrl) return new DatabaseTarget(config.databaseUrl);
+            const embedded = await startEmbeddedDatabase(config.dataDir);
+            logger.log(`DATABASE_URL unset: embedded PGlite database in ${config.dataDir}/pgdata`);
+            return new DatabaseTarget(embedded.url, embedded);
+          },
+        },
+      ],
+      useFactory: (config: AppConfig, target: DatabaseTarget) => ({
+        ...dataSourceOptions({
+          url: target.url,
+          // PGlite is one PostgreSQL session: one pooled connection keeps transactions apart.
+          poolSize: target.embedded ? 1 : config.database.poolSize,
+          statementTimeoutMs: config.database.statementTimeoutMs,
+          connectTimeoutMs: config.database.connectTimeoutMs,
+        }),
+        retryAttempts: 5,
+        retryDelay: 2000,
+      }),
+      dataSourceFactory: async (options) => {
+        const dataSource = await new DataSource(options!).initialize();
+        await runMigrations(dataSource, new Logger('Migrations'));
+        return dataSource;
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

@@ -1,0 +1,139 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_RECORDS, MAX_TTL } from '../../common/records';
+import {
+  HasUniqueEntries,
+  IsAddressForCoin,
+  IsContenthash,
+  IsCoinType,
+  IsEnsLabel,
+  IsEnsName,
+  IsEvmAddress,
+  IsMetadataKey,
+  IsRecordValue,
+  IsTextKey,
+} from '../../common/validators';
+
+const isGiven = (_: object, v: unknown) => v !== undefined;
+
+export class TextRecordDto {
+  @ApiProperty({ example: 'com.github', description: 'ENSIP-5 / ENSIP-18 key or reverse-dot service key' })
+  @IsTextKey()
+  key: string;
+
+  @ApiProperty({ example: 'alice', minLength: 1, maxLength: 2000 })
+  @IsRecordValue()
+  value: string;
+}
+
+export class AddressRecordDto {
+  @ApiProperty({ example: 60, description: 'ENSIP-9 / ENSIP-11 coin type (60 eth, 0 btc, 501 sol, 2147492101 base)' })
+  @IsCoinType()
+  coin: number;
+
+  @ApiProperty({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
+  @IsAddressForCoin()
+  value: string;
+}
+
+export class MetadataRecordDto {
+  @ApiProperty({ example: 'tier', minLength: 1, maxLength: 255 })
+  @IsMetadataKey()
+  key: string;
+
+  @ApiProperty({ example: 'gold', minLength: 1, maxLength: 2000 })
+  @IsRecordValue()
+  value: string;
+}
+
+/** Body of POST /subnames; a left-out field keeps its stored value, null clears an optional scalar. */
+export class CreateSubnameDto {
+  @ApiProperty({ example: 'oak.eth', minLength: 7, maxLength: 255 })
+  @IsString()
+  @Length(7, 255)
+  @IsEnsName(2)
+  parentName: string;
+
+  @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255 })
+  @IsString()
+  @Length(1, 255)
+  @IsEnsLabel()
+  label: string;
+
+  @ApiPropertyOptional({
+    type: [TextRecordDto],
+    maxItems: MAX_RECORDS,
+    example: [
+      { key: 'avatar', value: 'https://example.com/alice.png' },
+      { key: 'com.github', value: 'alice' },
+    ],
+  })
+  @ValidateIf(isGiven)
+  @IsArray()
+  @ArrayMaxSize(MAX_RECORDS)
+  @HasUniqueEntries('key')
+  @ValidateNested({ each: true })
+  @Type(() => TextRecordDto)
+  texts?: TextRecordDto[];
+
+  @ApiPropertyOptional({
+    type: [AddressRecordDto],
+    maxItems: MAX_RECORDS,
+    example: [
+      { coin: 60, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      { coin: 0, value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      { coin: 501, value: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' },
+      { coin: 2147492101, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+    ],
+  })
+  @ValidateIf(isGiven)
+  @IsArray()
+  @ArrayMaxSize(MAX_RECORDS)
+  @HasUniqueEntries('coin')
+  @ValidateNested({ each: true })
+  @Type(() => AddressRecordDto)
+  addresses?: AddressRecordDto[];
+
+  @ApiPropertyOptional({ type: [MetadataRecordDto], maxItems: MAX_RECORDS, example: [{ key: 'tier', value: 'gold' }] })
+  @ValidateIf(isGiven)
+  @IsArray()
+  @ArrayMaxSize(MAX_RECORDS)
+  @HasUniqueEntries('key')
+  @ValidateNested({ each: true })
+  @Type(() => MetadataRecordDto)
+  metadata?: MetadataRecordDto[];
+
+  @ApiPropertyOptional({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', nullable: true, type: String })
+  @IsOptional()
+  @IsEvmAddress()
+  owner?: string | null;
+
+  @ApiPropertyOptional({
+    example: 'ipfs://bafybeibj6lixxzqtsb45ysdjnupvqkufgdvzqbnvmhw2kf7cfkesy7r7d4',
+    nullable: true,
+    type: String,
+    description: 'ipfs://, ipns://, bzz://, sia://, ar://, onion://, onion3:// URI or 0x-encoded ENSIP-7 bytes',
+  })
+  @IsOptional()
+  @IsContenthash()
+  contenthash?: string | null;
+
+  @ApiPropertyOptional({ example: 3600, minimum: 0, maximum: MAX_TTL, nullable: true, type: Number })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TTL)
+  ttl?: number | null;
+}

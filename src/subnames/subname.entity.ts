@@ -1,0 +1,44 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** Record maps as stored: texts and metadata by key, addresses by decimal coin type. */
+export type RecordMap = Record<string, string>;
+
+const bigintAsNumber = {
+  to: (v: number | null | undefined) => v,
+  from: (v: string | null) => (v === null ? null : Number(v)),
+};
+
+@Entity({ name: 'subnames' })
+@Index('IDX_subnames_parent_created', ['parentName', 'createdAt', 'id'])
+export class SubnameEntity {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Index('UQ_subnames_full_name', { unique: true })
+  @Column({ name: 'full_name', type: 'text' })
+  fullName: string;
+
+  @Column({ name: 'parent_name', type: 'text' }) parentName: string;
+
+  @Column({ type: 'text' }) label: string;
+
+  @Column({ type: 'char', length: 66 }) namehash: string;
+
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) texts: RecordMap;
+
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) addresses: RecordMap;
+
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) metadata: RecordMap;
+
+  @Column({ type: 'text', nullable: true }) contenthash: string | null;
+
+  /** EIP-55 form. */
+  @Column({ type: 'text', nullable: true }) owner: string | null;
+
+  @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) ttl: number | null;
+
+  @Column({ name: 'created_by', type: 'uuid', nullable: true }) createdBy: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}

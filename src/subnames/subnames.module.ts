@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { QuotaModule } from '../quota/quota.module';
+import { SubnamesController } from './subnames.controller';
+import { SubnamesRepository } from './subnames.repository';
+import { SubnamesService } from './subnames.service';
+
+@Module({
+  imports: [AuthModule, QuotaModule],
+  controllers: [SubnamesController],
+  providers: [SubnamesRepository, SubnamesService],
+  exports: [SubnamesService],
+})
+export class SubnamesModule {}
