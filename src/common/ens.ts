@@ -14,7 +14,9 @@ function normalizeOrThrow(raw: string): string {
   try {
     return ensNormalize(raw);
   } catch (e) {
-    const reason = (e as Error).message.split(' (')[0];
+    // ethers says `invalid ENS name (<reason>)`; keep the reason, without its bidi marks.
+    const short = (e as { shortMessage?: string }).shortMessage ?? (e as Error).message;
+    const reason = short.replace(/^invalid ENS name \((.*)\)$/s, '$1').replace(/[\u200e\u200f]/g, '');
     throw new NameError(`is not a valid ENS name (ENSIP-15: ${reason})`);
   }
 }

@@ -1,0 +1,64 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { configureApp, mountSwagger } from '../../src/app.setup';
+import { loadConfig } from '../../src/config/app-config';
+import { resetDatabase } from './test-database';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** Environment of an app under test: the run's database, an admin token, quiet logs. */
+export function testEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is unset: run e2e tests through jest (globalSetup)');
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_SIZE: '4',
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: ReturnType<NestExpressApplication['getHttpServer']>;
+  dataSource: DataSource;
+  /** Issues a key through the admin API and returns it. */
+  issueKey(parentNames?: string[], quota?: number): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
+
+/** Boots the whole application in process, with the same global setup as main.ts. */
+export async function createTestApp(
+  env: Record<string, string | undefined> = {},
+  options: { reset?: boolean } = { reset: true },
+): Promise<TestApp> {
+  const config = loadConfig(testEnv(env));
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: ['error', 'warn'] });
+  configureApp(app, config);
+  mountSwagger(app);
+  await app.init();
+  const dataSource = app.get<DataSource>(getDataSourceToken());
+  if (options.reset !== false) await resetDatabase(dataSource);
+  const http = app.getHttpServer();
+  return {
+    app,
+    http,
+    dataSource,
+    async issueKey(parentNames = ['oak.eth'], quota?: number) {
+      const res = await request(http)
+        .post('/api/v1/admin/api-keys')
+        .set('x-admin-token', ADMIN_TOKEN)
+        .send({ name: 'test', parentNames, ...(quota !== undefined ? { quota } : {}) })
+        .expect(201);
+      return { id: res.body.id as string, key: res.body.key as string };
+    },
+    close: () => app.close(),
+  };
+}

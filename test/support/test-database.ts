@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source-options';
+import { startEmbeddedDatabase, EmbeddedDatabase } from '../../src/database/embedded-database';
+import { runMigrations } from '../../src/database/migrate';
+import { Logger } from '@nestjs/common';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * A database for one test run: with DATABASE_URL, a new database on that server (so concurrent runs never
+ * meet); without it, an in-memory embedded PGlite served on a loopback port. Migrations are applied once.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  let url: string;
+  let drop: () => Promise<void>;
+  if (base) {
+    const name = `sns_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const admin = new Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    url = withDatabase(base, name);
+    drop = async () => {
+      const c = new Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  } else {
+    const embedded: EmbeddedDatabase = await startEmbeddedDatabase(undefined);
+    url = embedded.url;
+    drop = () => embedded.stop();
+  }
+  const ds = await new DataSource(
+    dataSourceOptions({ url, poolSize: 1, statementTimeoutMs: 60_000, connectTimeoutMs: 10_000 }),
+  ).initialize();
+  await runMigrations(ds, new Logger('TestMigrations'));
+  await ds.destroy();
+  return { url, drop };
+}
+
+/** Empties every table but the migrations, so each test file starts from nothing. */
+export async function resetDatabase(ds: DataSource): Promise<void> {
+  const tables: { tablename: string }[] = await ds.query(
+    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
+  );
+  if (tables.length > 0) {
+    await ds.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+  }
+}
