@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainError } from '../common/errors';
+import { quotaRefusals } from '../metrics/metrics';
 import { QuotaRepository, QuotaState } from './quota.repository';
 
 export class QuotaExceededError extends DomainError {
@@ -34,6 +35,7 @@ export class QuotaService {
   async charge(manager: EntityManager, apiKeyId: string): Promise<QuotaView> {
     const charged = await this.quotas.charge(manager, apiKeyId);
     if (charged) return toQuotaView(charged);
+    quotaRefusals.inc();
     throw new QuotaExceededError((await this.quotas.find(apiKeyId, manager)) ?? { limit: 0, used: 0 });
   }
 
