@@ -13,7 +13,9 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
     const isIndex = /^\d+$/.test(error.property);
     const path =
       parent === '' ? error.property : isIndex ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
-    if (error.constraints) {
+    if (error.constraints && error.value === undefined) {
+      out.push({ field: path, message: 'is required' });
+    } else if (error.constraints) {
       const messages = Object.entries(error.constraints)
         .filter(([name]) => name !== 'whitelistValidation')
         .map(([name, message]) =>
@@ -38,7 +40,7 @@ export class AppValidationPipe extends ValidationPipe {
       forbidNonWhitelisted: true,
       transform: true,
       transformOptions: { enableImplicitConversion: false },
-      validationError: { target: false, value: false },
+      validationError: { target: false, value: true },
       exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
     });
   }
