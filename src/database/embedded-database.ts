@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGliteServer } from './pglite-server';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -20,14 +20,12 @@ export async function startEmbeddedDatabase(dataDir?: string, port = 0): Promise
     mkdirSync(path, { recursive: true });
   }
   const db = await PGlite.create({ dataDir: path, extensions: { pg_trgm } });
-  // The server multiplexes connections and keeps a transaction on the connection that opened it.
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 16 });
-  await server.start();
-  const conn = server.getServerConn();
+  const server = new PGliteServer(db);
+  const listening = await server.listen(port);
   return {
-    url: `postgres://postgres:postgres@${conn}/postgres`,
+    url: `postgres://postgres:postgres@127.0.0.1:${listening}/postgres`,
     async stop() {
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };
