@@ -13,6 +13,7 @@ import { flattenValidationErrors } from './common/validation.pipe';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { findRunningEmbeddedDatabase } from './database/embedded-database';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -22,7 +23,7 @@ const USAGE = `Usage: npm run cli -- <command>
   keys update ID [--name NAME] [--parent NAME …] [--quota N] [--expires ISO-8601 | --no-expiry]
   keys revoke ID
 
-Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first: PGlite has one owner).`;
+Uses DATABASE_URL, or else the embedded database in DATA_DIR (through the running service when there is one).`;
 
 @Module({})
 class CliModule {
@@ -63,7 +64,13 @@ async function run(argv: string[]): Promise<string> {
   const [group, command, id] = positionals;
   if (values.help || group !== 'keys' || !command) return USAGE;
 
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(loadConfig()), { logger: ['error', 'warn'] });
+  let config = loadConfig();
+  if (!config.databaseUrl) {
+    // A running service owns the embedded database; reach it through its server instead of opening the folder.
+    const running = await findRunningEmbeddedDatabase(config.dataDir);
+    if (running) config = loadConfig({ ...process.env, DATABASE_URL: running });
+  }
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error', 'warn'] });
   try {
     const keys = app.get(ApiKeysService);
     switch (command) {

@@ -3,13 +3,13 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
-import { startEmbeddedDatabase } from './embedded-database';
+import { openEmbeddedDatabase } from './embedded-database';
 import { runMigrations } from './migrate';
 
 /** `npm run migration:run`: applies pending migrations to DATABASE_URL, or to the embedded database. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir);
+  const embedded = config.databaseUrl ? undefined : await openEmbeddedDatabase(config.dataDir);
   const url = config.databaseUrl ?? embedded!.url;
   const ds = await new DataSource(
     dataSourceOptions({ url, poolSize: 1, statementTimeoutMs: 600_000, connectTimeoutMs: config.database.connectTimeoutMs }),
