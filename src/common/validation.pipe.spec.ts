@@ -1,0 +1,80 @@
+import { ValidationError } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsString, ValidateNested } from 'class-validator';
+import { ValidationFailedError } from './errors';
+import { AppValidationPipe, flattenValidationErrors } from './validation.pipe';
+
+class Entry {
+  @IsString() key: string;
+  @IsInt() n: number;
+}
+class Body {
+  @IsString() name: string;
+  @ValidateNested({ each: true }) @Type(() => Entry) entries: Entry[];
+}
+
+describe(AppValidationPipe.name, () => {
+  const sut = new AppValidationPipe();
+  const meta = { type: 'body' as const, metatype: Body };
+
+  async function errorsOf(value: unknown) {
+    try {
+      await sut.transform(value, meta);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ValidationFailedError);
+      return (e as ValidationFailedError).errors;
+    }
+    throw new Error('expected a validation failure');
+  }
+
+  it('names nested fields by path, one entry per bad field', async () => {
+    expect(
+      await errorsOf({
+        name: 1,
+        entries: [
+          { key: 'a', n: 1 },
+          { key: 2, n: 'x' },
+        ],
+      }),
+    ).toEqual([
+      { field: 'name', message: 'must be a string' },
+      { field: 'entries[1].key', message: 'must be a string' },
+      { field: 'entries[1].n', message: 'must be an integer number' },
+    ]);
+  });
+
+  it('reports unknown fields and missing ones', async () => {
+    const errors = await errorsOf({ entries: [], extra: true });
+    expect(errors).toHaveLength(2);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        { field: 'name', message: 'is required' },
+        { field: 'extra', message: 'is not an accepted field' },
+      ]),
+    );
+  });
+
+  it.each([[[1, 2]], ['text'], [null], [undefined], [42]])('refuses a body that is not an object: %j', async (body) => {
+    expect(await errorsOf(body)).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
+  });
+
+  it('does not coerce types', async () => {
+    expect(await errorsOf({ name: 'x', entries: [{ key: 'a', n: '5' }] })).toEqual([
+      { field: 'entries[0].n', message: 'must be an integer number' },
+    ]);
+  });
+});
+
+describe(flattenValidationErrors.name, () => {
+  it('walks array indexes as [i] and object keys as .key', () => {
+    const tree: ValidationError[] = [
+      {
+        property: 'a',
+        children: [
+          { property: '3', children: [{ property: 'b', value: 7, constraints: { x: 'b is bad' }, children: [] }] },
+        ],
+      },
+    ];
+    expect(flattenValidationErrors(tree)).toEqual([{ field: 'a[3].b', message: 'is bad' }]);
+  });
+});
