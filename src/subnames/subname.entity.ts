@@ -10,6 +10,10 @@ const bigintAsNumber = {
 
 @Entity({ name: 'subnames' })
 @Index('IDX_subnames_parent_created', ['parentName', 'createdAt', 'id'])
+// Search indexes that TypeORM cannot express (GIN opclasses, an expression); see the SearchIndexes migration.
+@Index('IDX_subnames_label_trgm', { synchronize: false })
+@Index('IDX_subnames_metadata', { synchronize: false })
+@Index('IDX_subnames_owner_parent_created', { synchronize: false })
 export class SubnameEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
 
@@ -23,11 +27,11 @@ export class SubnameEntity {
 
   @Column({ type: 'char', length: 66 }) namehash: string;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) texts: RecordMap;
+  @Column({ type: 'jsonb', default: {} }) texts: RecordMap;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) addresses: RecordMap;
+  @Column({ type: 'jsonb', default: {} }) addresses: RecordMap;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) metadata: RecordMap;
+  @Column({ type: 'jsonb', default: {} }) metadata: RecordMap;
 
   @Column({ type: 'text', nullable: true }) contenthash: string | null;
 

@@ -9,7 +9,10 @@ import { NotFoundError, ValidationFailedError } from '../common/errors';
 import { canonicalAddress, canonicalContenthash } from '../common/records';
 import { QuotaService, QuotaView } from '../quota/quota.service';
 import { CreateSubnameDto } from './dto/create-subname.dto';
+import { SearchSubnamesDto } from './dto/search-subnames.dto';
+import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
+import { toSubnameFilter } from './search-filter';
 import { RecordMap } from './subname.entity';
 import { SubnamesRepository, SubnameWrite } from './subnames.repository';
 
@@ -59,6 +62,29 @@ export class SubnamesService {
     const entity = await this.subnames.findByFullName(fullName);
     if (!entity) throw new NotFoundError('SUBNAME_NOT_FOUND', `No subname ${fullName}`);
     return toSubnameResponse(entity);
+  }
+
+  /** Whether an offchain subname of this normalised full name exists (the mint refuses to sign one). */
+  exists(fullName: string): Promise<boolean> {
+    return this.subnames.existsByFullName(fullName);
+  }
+
+  /** Search and list: both routes land here. Stable order (creation time, then id), so pages never overlap. */
+  async search(dto: SearchSubnamesDto): Promise<SubnamePageResponse> {
+    const { items, totalItems } = await this.subnames.searchPage(toSubnameFilter(dto), {
+      limit: dto.size,
+      offset: (dto.page - 1) * dto.size,
+    });
+    return toSubnamePage(items, dto.page, dto.size, totalItems);
+  }
+
+  /** Deletes a subname the key may write; the quota unit its creation took is not given back. */
+  async remove(key: AuthenticatedKey, rawFullName: string): Promise<void> {
+    const fullName = normalizeFullName(rawFullName);
+    this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
+    if (!(await this.subnames.deleteByFullName(fullName))) {
+      throw new NotFoundError('SUBNAME_NOT_FOUND', `No subname ${fullName}`);
+    }
   }
 
   /** The DTO has been validated; this derives the canonical stored forms. */

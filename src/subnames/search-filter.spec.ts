@@ -1,0 +1,54 @@
+import { SearchSubnamesDto } from './dto/search-subnames.dto';
+import { normalizeLabelFragment, toSubnameFilter } from './search-filter';
+
+function dto(fields: Partial<SearchSubnamesDto>): SearchSubnamesDto {
+  return Object.assign(new SearchSubnamesDto(), fields);
+}
+
+describe(normalizeLabelFragment.name, () => {
+  it.each([
+    ['ALI', 'ali'],
+    ['Ä', 'ä'],
+    ['_a', '_a'],
+    // Not valid ENS on their own: lower-cased, matched literally.
+    ['A_B', 'a_b'],
+    ['50%', '50%'],
+    ['AB--', 'ab--'],
+    ['', ''],
+  ])('%j → %j', (raw, expected) => {
+    expect(normalizeLabelFragment(raw)).toBe(expected);
+  });
+});
+
+describe(toSubnameFilter.name, () => {
+  it('normalises and merges parentName and parentNames, each parent once, in the order given', () => {
+    expect(toSubnameFilter(dto({ parentName: 'Oak.ETH', parentNames: ['pine.eth', 'oak.eth', 'PINE.eth'] }))).toEqual({
+      parentNames: ['oak.eth', 'pine.eth'],
+    });
+    expect(toSubnameFilter(dto({ parentNames: ['Team.Oak.eth'] }))).toEqual({ parentNames: ['team.oak.eth'] });
+  });
+
+  it('lower-cases the owner and the label fragment; keeps metadata', () => {
+    expect(
+      toSubnameFilter(
+        dto({
+          parentName: 'oak.eth',
+          labelSearch: 'ALI',
+          owner: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+          metadata: { tier: 'gold' },
+        }),
+      ),
+    ).toEqual({
+      parentNames: ['oak.eth'],
+      labelSearch: 'ali',
+      owner: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+      metadata: { tier: 'gold' },
+    });
+  });
+
+  it('drops filters that match everything: an empty labelSearch, an empty metadata object', () => {
+    expect(toSubnameFilter(dto({ parentName: 'oak.eth', labelSearch: '', metadata: {} }))).toEqual({
+      parentNames: ['oak.eth'],
+    });
+  });
+});
