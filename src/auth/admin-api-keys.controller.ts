@@ -23,6 +23,7 @@ export class AdminApiKeysController {
   @Get()
   @ApiOperation({ summary: 'List API keys with their quota use' })
   @ApiOkResponse({ type: [ApiKeyResponse] })
+  @ApiProblems()
   list(): Promise<ApiKeyResponse[]> {
     return this.keys.list();
   }

@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ProblemDto } from '../common/problem';
+import { ApiSecurity } from '@nestjs/swagger';
+import { ApiProblem } from '../common/openapi';
 import { AuthenticatedKey } from './api-key';
 import { AdminGuard, ApiKeyGuard, KeyedRequest } from './guards';
 
@@ -12,7 +12,7 @@ export function ApiKeyAuth(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     UseGuards(ApiKeyGuard),
     ApiSecurity(API_KEY_SCHEME),
-    ApiUnauthorizedResponse({ description: 'Missing, unknown, revoked or expired API key', type: ProblemDto }),
+    ApiProblem(401, 'UNAUTHORIZED: missing, unknown, revoked or expired API key'),
   );
 }
 

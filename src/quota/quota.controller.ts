@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeyAuth, CurrentApiKey } from '../auth/decorators';
+import { ApiProblems } from '../common/openapi';
 import { QuotaResponse } from './quota.dto';
 import { QuotaService } from './quota.service';
 
@@ -14,6 +15,7 @@ export class QuotaController {
   @ApiKeyAuth()
   @ApiOperation({ summary: "The calling key's creation quota" })
   @ApiOkResponse({ type: QuotaResponse })
+  @ApiProblems()
   get(@CurrentApiKey() key: AuthenticatedKey): Promise<QuotaResponse> {
     return this.quota.view(key.id);
   }
