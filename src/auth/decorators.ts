@@ -21,11 +21,8 @@ export function AdminAuth(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     UseGuards(AdminGuard),
     ApiSecurity(ADMIN_SCHEME),
-    ApiUnauthorizedResponse({ description: 'Missing or wrong x-admin-token', type: ProblemDto }),
-    ApiNotFoundResponse({
-      description: 'Admin routes are off (no ADMIN_TOKEN configured), or no such item',
-      type: ProblemDto,
-    }),
+    ApiProblem(401, 'UNAUTHORIZED: missing or wrong x-admin-token'),
+    ApiProblem(404, 'NOT_FOUND: admin routes are off (no ADMIN_TOKEN configured), or no such item'),
   );
 }
 
