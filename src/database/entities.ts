@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
+import { ListingEntity } from '../mint/listing.entity';
 import { KeyQuotaEntity } from '../quota/key-quota.entity';
 import { SubnameEntity } from '../subnames/subname.entity';
 
 /** Every entity of the service; later modules add theirs here. */
-export const ENTITIES = [ApiKeyEntity, KeyQuotaEntity, SubnameEntity];
+export const ENTITIES = [ApiKeyEntity, KeyQuotaEntity, SubnameEntity, ListingEntity];

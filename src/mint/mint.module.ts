@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { SubnamesModule } from '../subnames/subnames.module';
+import { AdminListingsController } from './admin-listings.controller';
+import { ListingsRepository } from './listings.repository';
+import { ListingsService } from './listings.service';
+import { MintController } from './mint.controller';
+import { MintService } from './mint.service';
+import { SdkListingsController } from './sdk-listings.controller';
+import { SigningService } from './signing.service';
+
+@Module({
+  imports: [AuthModule, SubnamesModule],
+  controllers: [AdminListingsController, MintController, SdkListingsController],
+  providers: [ListingsRepository, ListingsService, MintService, SigningService],
+})
+export class MintModule {}

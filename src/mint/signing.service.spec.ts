@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { keccak256, Signature, toUtf8Bytes, TypedDataEncoder, verifyTypedData, Wallet } from 'ethers';
+import { loadConfig } from '../config/app-config';
+import { signaturesMade } from '../metrics/metrics';
+import { MINT_CONTEXT_TYPE_STRING, MINT_CONTEXT_TYPES, MintContent } from './mint-context';
+import { SigningService } from './signing.service';
+
+const MAINNET_KEY = Wallet.createRandom().privateKey;
+const TESTNET_KEY = Wallet.createRandom().privateKey;
+const HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
+
+function content(over: Partial<MintContent> = {}): MintContent {
+  return {
+    label: 'alice',
+    parentNode: '0x437e3b9bab563acfa6e713f2c6dab6d78deb7bbfd2e9037da34e8d4e5f6e09dd',
+    owner: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    price: '5000000000000000',
+    fee: '1000000000000000',
+    paymentReceiver: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    expiry: 4294967295,
+    signatureExpiry: 1795500600,
+    verifiedMinter: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    fuses: 65536,
+    ...over,
+  };
+}
+
+function service(env: Record<string, string | undefined> = {}): SigningService {
+  return new SigningService(
+    loadConfig({
+      NODE_ENV: 'test',
+      MINT_MAINNET_SIGNER_KEY: MAINNET_KEY,
+      MINT_TESTNET_SIGNER_KEY: TESTNET_KEY,
+      ...env,
+    }),
+  );
+}
+
+describe(SigningService.name, () => {
+  const sut = service();
+
+  it('documents exactly the contract type string', () => {
+    expect(TypedDataEncoder.from(MINT_CONTEXT_TYPES).encodeType('MintContext')).toBe(MINT_CONTEXT_TYPE_STRING);
+    expect(MINT_CONTEXT_TYPE_STRING).toBe(
+      'MintContext(string label,bytes32 parentNode,address owner,uint256 price,uint256 fee,address paymentReceiver,uint256 expiry,uint256 signatureExpiry,address verifiedMinter,uint32 fuses)',
+    );
+    expect(keccak256(toUtf8Bytes(MINT_CONTEXT_TYPE_STRING))).toBe(
+      TypedDataEncoder.from(MINT_CONTEXT_TYPES).encodeData('MintContext', content()).slice(0, 66),
+    );
+  });
+
+  it('exposes the default domains of CONTRACT section 8 and the signer addresses', () => {
+    const main = sut.info('mainnet');
+    expect(main).toEqual({
+      address: new Wallet(MAINNET_KEY).address,
+      chainId: 1,
+      verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
+      domain: {
+        name: 'namespace',
+        version: '1',
+        chainId: 1,
+        verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
+      },
+      types: MINT_CONTEXT_TYPES,
+      primaryType: 'MintContext',
+    });
+    expect(sut.info('testnet')).toMatchObject({
+      address: new Wallet(TESTNET_KEY).address,
+      chainId: 11155111,
+      verifyingContract: '0x1Ded316C799e1445894722F4C0FF2E6175d6AA8e',
+    });
+    expect(JSON.stringify([main, sut.info('testnet')])).not.toContain(MAINNET_KEY.slice(2));
+  });
+
+  it.each(['mainnet', 'testnet'] as const)('%s digest equals TypedDataEncoder.hash of the documented types', (n) => {
+    const { domain } = sut.info(n);
+    for (const c of [content(), content({ label: '🙂', price: '0', fee: '0', fuses: 0 }), content({ expiry: 1 })]) {
+      expect(sut.digest(n, c)).toBe(TypedDataEncoder.hash(domain, MINT_CONTEXT_TYPES, c));
+    }
+  });
+
+  it('signs 65-byte low-s signatures that verifyTypedData recovers to the network signer', () => {
+    for (const n of ['mainnet', 'testnet'] as const) {
+      const { domain, address } = sut.info(n);
+      for (let i = 0; i < 20; i++) {
+        const c = content({ label: `label${i}`, signatureExpiry: 1795500600 + i });
+        const signature = sut.sign(n, c);
+        expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
+        expect(BigInt(Signature.from(signature).s) <= HALF_N).toBe(true);
+        expect([27, 28]).toContain(Signature.from(signature).v);
+        expect(verifyTypedData(domain, MINT_CONTEXT_TYPES, c, signature)).toBe(address);
+      }
+    }
+  });
+
+  it('signs for its own domain only: a mainnet signature does not recover to anyone on the testnet domain', () => {
+    const signature = sut.sign('mainnet', content());
+    const testnet = sut.info('testnet').domain;
+    const recovered = verifyTypedData(testnet, MINT_CONTEXT_TYPES, content(), signature);
+    expect(recovered).not.toBe(sut.info('mainnet').address);
+    expect(recovered).not.toBe(sut.info('testnet').address);
+  });
+
+  it('changes the digest when any single field changes', () => {
+    const base = sut.digest('mainnet', content());
+    const changes: Partial<MintContent>[] = [
+      { label: 'alicf' },
+      { parentNode: `0x${'00'.repeat(32)}` },
+      { owner: '0x0000000000000000000000000000000000000001' },
+      { price: '5000000000000001' },
+      { fee: '1000000000000001' },
+      { paymentReceiver: '0x0000000000000000000000000000000000000001' },
+      { expiry: 4294967294 },
+      { signatureExpiry: 1795500601 },
+      { verifiedMinter: '0x0000000000000000000000000000000000000001' },
+      { fuses: 65537 },
+    ];
+    for (const change of changes) expect(sut.digest('mainnet', content(change))).not.toBe(base);
+  });
+
+  it('counts each signature by network', async () => {
+    const count = async (n: string) =>
+      (await signaturesMade.get()).values.find((v) => v.labels.network === n)?.value ?? 0;
+    const [testnet, mainnet] = [await count('testnet'), await count('mainnet')];
+    sut.sign('testnet', content());
+    expect(await count('testnet')).toBe(testnet + 1);
+    expect(await count('mainnet')).toBe(mainnet);
+  });
+
+  describe('development keys', () => {
+    beforeEach(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
+    afterEach(() => jest.restoreAllMocks());
+
+    it('makes one key per network in DATA_DIR (mode 0600), logs the address, and reuses it', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'signer-'));
+      const first = service({ MINT_MAINNET_SIGNER_KEY: undefined, MINT_TESTNET_SIGNER_KEY: undefined, DATA_DIR: dir });
+      const file = join(dir, 'dev-signer-mainnet.key');
+      const key = readFileSync(file, 'utf8').trim();
+      expect(key).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(first.info('mainnet').address).toBe(new Wallet(key).address);
+      expect(first.info('testnet').address).not.toBe(first.info('mainnet').address);
+      const logged = (Logger.prototype.warn as jest.Mock).mock.calls.map((c) => String(c[0]));
+      expect(logged[0]).toMatch(new RegExp(`^generated development signer ${first.info('mainnet').address}`));
+      expect(logged.join('\n')).not.toContain(key.slice(2));
+
+      const second = service({ MINT_MAINNET_SIGNER_KEY: undefined, MINT_TESTNET_SIGNER_KEY: undefined, DATA_DIR: dir });
+      expect(second.info('mainnet').address).toBe(first.info('mainnet').address);
+      expect(second.info('testnet').address).toBe(first.info('testnet').address);
+    });
+
+    it('uses a configured key rather than a development one', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'signer-'));
+      const sut2 = service({ MINT_TESTNET_SIGNER_KEY: undefined, DATA_DIR: dir });
+      expect(sut2.info('mainnet').address).toBe(new Wallet(MAINNET_KEY).address);
+      expect(() => readFileSync(join(dir, 'dev-signer-mainnet.key'))).toThrow();
+      expect(readFileSync(join(dir, 'dev-signer-testnet.key'), 'utf8')).toMatch(/^0x/);
+    });
+
+    it('refuses a damaged key file with a message naming it and the variable', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'signer-'));
+      writeFileSync(join(dir, 'dev-signer-mainnet.key'), 'nonsense');
+      expect(() => service({ MINT_MAINNET_SIGNER_KEY: undefined, DATA_DIR: dir })).toThrow(
+        /dev-signer-mainnet\.key .*MINT_MAINNET_SIGNER_KEY/,
+      );
+    });
+
+    it('refuses to start in production without a key, naming the variable', () => {
+      expect(() => service({ NODE_ENV: 'production', MINT_TESTNET_SIGNER_KEY: undefined })).toThrow(
+        /MINT_TESTNET_SIGNER_KEY is not set: with NODE_ENV=production/,
+      );
+      expect(() =>
+        service({ NODE_ENV: 'production', MINT_MAINNET_SIGNER_KEY: undefined, MINT_TESTNET_SIGNER_KEY: undefined }),
+      ).toThrow(/MINT_MAINNET_SIGNER_KEY/);
+      expect(service({ NODE_ENV: 'production' }).info('mainnet').address).toBe(new Wallet(MAINNET_KEY).address);
+    });
+
+    it('refuses a configured value that is not a secp256k1 key', () => {
+      expect(() => service({ MINT_MAINNET_SIGNER_KEY: `0x${'00'.repeat(32)}` })).toThrow(
+        'MINT_MAINNET_SIGNER_KEY is not a valid secp256k1 private key',
+      );
+    });
+  });
+});
