@@ -49,7 +49,12 @@ describe('POST /api/v1/subnames and GET /api/v1/subnames/:fullName', () => {
       parentName: 'oak.eth',
       label: 'alice',
       texts: { avatar: 'https://example.com/a.png', 'com.github': 'alice' },
-      addresses: { eth: ETH, btc: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', sol: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', base: ETH },
+      addresses: {
+        eth: ETH,
+        btc: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+        sol: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+        base: ETH,
+      },
       metadata: { tier: 'gold' },
       namehash: '0xcdf7581bf874b959e7c4d1988cda7ec94c543a2232b18c18114f4b7ed87baa68',
       contenthash: IPFS,
@@ -87,7 +92,14 @@ describe('POST /api/v1/subnames and GET /api/v1/subnames/:fullName', () => {
 
   it('creates with left-out fields empty', async () => {
     const res = await post({ parentName: 'oak.eth', label: 'bob' }).expect(201);
-    expect(res.body).toMatchObject({ texts: {}, addresses: {}, metadata: {}, contenthash: null, owner: null, ttl: null });
+    expect(res.body).toMatchObject({
+      texts: {},
+      addresses: {},
+      metadata: {},
+      contenthash: null,
+      owner: null,
+      ttl: null,
+    });
   });
 
   it('accepts names under a sub-parent of the scope', async () => {
@@ -123,8 +135,13 @@ describe('POST /api/v1/subnames and GET /api/v1/subnames/:fullName', () => {
     it('401 once the key is revoked or expired', async () => {
       const revoked = await t.issueKey(['oak.eth']);
       await post({ parentName: 'oak.eth', label: 'erin' }, revoked.key).expect(201);
-      await request(t.http).delete(`/api/v1/admin/api-keys/${revoked.id}`).set('x-admin-token', 'test-admin-token-0123456789').expect(204);
-      expect((await post({ parentName: 'oak.eth', label: 'erin' }, revoked.key).expect(401)).body.detail).toContain('revoked');
+      await request(t.http)
+        .delete(`/api/v1/admin/api-keys/${revoked.id}`)
+        .set('x-admin-token', 'test-admin-token-0123456789')
+        .expect(204);
+      expect((await post({ parentName: 'oak.eth', label: 'erin' }, revoked.key).expect(401)).body.detail).toContain(
+        'revoked',
+      );
 
       const expiring = await t.issueKey(['oak.eth']);
       await request(t.http)
@@ -132,7 +149,9 @@ describe('POST /api/v1/subnames and GET /api/v1/subnames/:fullName', () => {
         .set('x-admin-token', 'test-admin-token-0123456789')
         .send({ expiresAt: new Date(Date.now() - 1000).toISOString() })
         .expect(200);
-      expect((await post({ parentName: 'oak.eth', label: 'erin' }, expiring.key).expect(401)).body.detail).toContain('expired');
+      expect((await post({ parentName: 'oak.eth', label: 'erin' }, expiring.key).expect(401)).body.detail).toContain(
+        'expired',
+      );
     });
   });
 
@@ -175,8 +194,38 @@ describe('POST /api/v1/subnames and GET /api/v1/subnames/:fullName', () => {
       }
     });
 
+    it('a body that claims gzip but is not, NUL characters and unpaired surrogates are 400, not 500', async () => {
+      const gzip = await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .set('content-type', 'application/json')
+        .set('content-encoding', 'gzip')
+        .send('{}')
+        .expect(400);
+      expect(gzip.body.code).toBe('VALIDATION_FAILED');
+      const nul = await post({
+        parentName: 'oak.eth',
+        label: 'nul',
+        texts: [{ key: 'url', value: 'a\u0000b' }],
+      }).expect(400);
+      expect(nul.body.errors).toEqual([{ field: 'texts[0].value', message: expect.stringContaining('NUL') }]);
+      const lone = await post({
+        parentName: 'oak.eth',
+        label: 'nul',
+        metadata: [{ key: 'k', value: '\ud800' }],
+      }).expect(400);
+      expect(lone.body.errors[0].field).toBe('metadata[0].value');
+      const path = await request(t.http).get('/api/v1/subnames/a%00b.oak.eth').expect(400);
+      expect(path.body.errors[0].field).toBe('fullName');
+      expect((await request(t.http).get('/api/v1/subnames/nul.oak.eth')).status).toBe(404);
+    });
+
     it('bodies over 64 KB are 413 PAYLOAD_TOO_LARGE', async () => {
-      const res = await post({ parentName: 'oak.eth', label: 'big', texts: [{ key: 'description', value: 'x'.repeat(70_000) }] }).expect(413);
+      const res = await post({
+        parentName: 'oak.eth',
+        label: 'big',
+        texts: [{ key: 'description', value: 'x'.repeat(70_000) }],
+      }).expect(413);
       expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
     });
 

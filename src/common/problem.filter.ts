@@ -66,6 +66,10 @@ export class ProblemFilter implements ExceptionFilter {
   private describe(e: unknown, req: Request): Described {
     if (e instanceof DomainError) return { code: e.code, detail: e.detail, errors: e.errors, headers: e.headers };
     if (e instanceof HttpException) return this.describeHttp(e);
+    // zlib's own errors when a body claims gzip/deflate encoding but is not.
+    if (typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('Z_')) {
+      return { code: 'VALIDATION_FAILED', detail: 'The request body could not be decompressed' };
+    }
     if (isBodyParserError(e) && e.status >= 400 && e.status < 500) {
       const code = CODE_BY_STATUS[e.status] ?? 'VALIDATION_FAILED';
       return { code, detail: BODY_PARSER_DETAIL[e.type] ?? 'The request body could not be read' };

@@ -2,7 +2,7 @@ import { ValidationError } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
 import { ValidationFailedError } from './errors';
-import { AppValidationPipe, flattenValidationErrors } from './validation.pipe';
+import { AppValidationPipe, flattenValidationErrors, unsafeValueProblem } from './validation.pipe';
 
 class Entry {
   @IsString() key: string;
@@ -62,6 +62,22 @@ describe(AppValidationPipe.name, () => {
     expect(await errorsOf({ name: 'x', entries: [{ key: 'a', n: '5' }] })).toEqual([
       { field: 'entries[0].n', message: 'must be an integer number' },
     ]);
+  });
+});
+
+describe(unsafeValueProblem.name, () => {
+  it.each([
+    [{ a: 'x\u0000y' }, 'a'],
+    [{ a: [{ b: '\ud800' }] }, 'a[0].b'],
+    [{ ['k\u0000']: 'v' }, 'k\u0000'],
+    [JSON.parse('{"__proto__": {"x": 1}}'), '__proto__'],
+    [{ nested: { constructor: 1 } }, 'nested.constructor'],
+  ])('finds %j at %s', (value, field) => {
+    expect(unsafeValueProblem(value, '')?.field).toBe(field);
+  });
+
+  it('passes ordinary values, emoji included', () => {
+    expect(unsafeValueProblem({ a: ['🦊', 'ελληνικα', 1, null, { b: true }] }, '')).toBeNull();
   });
 });
 
