@@ -3,9 +3,13 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { MintModule } from './mint/mint.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
 import { SubnamesModule } from './subnames/subnames.module';
+import { ThrottleModule } from './throttle/throttle.module';
 
 @Module({})
 export class AppModule {
@@ -13,7 +17,18 @@ export class AppModule {
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, QuotaHttpModule, SubnamesModule, MintModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule,
+        ThrottleModule,
+        HealthModule,
+        MetricsModule,
+        DatabaseModule,
+        AuthModule,
+        QuotaHttpModule,
+        SubnamesModule,
+        MintModule,
+      ],
     };
   }
 }

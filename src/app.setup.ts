@@ -1,37 +1,71 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import express, { NextFunction, Request, Response } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response } from 'express';
+import helmet from 'helmet';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
 import { FieldErrorDto, ProblemDto } from './common/problem';
 import { ProblemFilter } from './common/problem.filter';
 import { requestIdMiddleware } from './common/request-id';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { ShutdownService } from './health/shutdown.service';
+import { httpLogger } from './logging/logger';
+import { httpMetricsMiddleware } from './metrics/http-metrics';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT = '64kb';
 /** Routes served outside /api/v1, where operators and probes expect them. */
 const UNPREFIXED = [
-  { path: 'health/(.*)', method: RequestMethod.ALL },
   { path: 'health/live', method: RequestMethod.GET },
   { path: 'health/ready', method: RequestMethod.GET },
   { path: 'metrics', method: RequestMethod.GET },
 ];
+const DOCS_PATH = /^\/docs(-json|\/|$)/;
 
-/** Everything main.ts, the tests and the OpenAPI generator share: parsing, errors, validation, prefix. */
+/**
+ * Security headers. The API answers JSON only, so its policy allows nothing; Swagger UI at /docs loads its own
+ * scripts and styles (inline styles, data: images) and keeps helmet's defaults, less upgrade-insecure-requests
+ * (TLS ends at the gateway, and the UI must also work over plain HTTP in development).
+ */
+function securityHeaders(): RequestHandler {
+  const api = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  });
+  const docs = helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  return (req, res, next) => (DOCS_PATH.test(req.path) ? docs : api)(req, res, next);
+}
+
+/** The shutdown tracker when the application has one (not in the OpenAPI generator's preview mode). */
+function shutdownTracker(app: NestExpressApplication): RequestHandler | undefined {
+  try {
+    return app.get(ShutdownService, { strict: false }).track;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Everything main.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
+ * log, metrics, security headers, parsing, errors, validation, prefix. The order matters: everything before the body
+ * parser also sees requests whose bodies it refuses. Signals are main.ts's business.
+ */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const filter = new ProblemFilter();
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
+  if (config.corsOrigin) app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
+  const track = shutdownTracker(app);
+  if (track) app.use(track);
+  app.use(httpLogger(config));
+  app.use(httpMetricsMiddleware);
+  app.use(securityHeaders());
   app.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => filter.respond(err, req, res));
-  if (config.corsOrigin) app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED });
   app.useGlobalFilters(filter);
   app.useGlobalPipes(new AppValidationPipe());
-  app.enableShutdownHooks();
 }
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp, mountSwagger } from './app.setup';
 import { ConfigError, loadConfig } from './config/app-config';
@@ -17,11 +18,21 @@ async function bootstrap(): Promise<void> {
     }
     throw e;
   }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
   configureApp(app, config);
   mountSwagger(app);
+  // SIGTERM/SIGINT: readiness off, drain (ShutdownService), close the pool, then exit 0.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  // A stray rejected promise is a bug to log, not a reason to drop every request in flight.
+  process.on('unhandledRejection', (reason) =>
+    new NestLogger('Process').error(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`),
+  );
   await app.listen(config.port, '0.0.0.0');
-  new Logger('Main').log(`listening on port ${config.port}; Swagger UI at /docs`);
+  new NestLogger('Main').log(`listening on port ${config.port}; Swagger UI at /docs`);
 }
 
 void bootstrap();

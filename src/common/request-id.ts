@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-
-declare module 'http' {
-  interface IncomingMessage {
-    id?: string;
-  }
-}
+// pino-http's typings declare IncomingMessage.id, the field this middleware fills and the request log reads.
+import type {} from 'pino-http';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
 
-/** Takes a sane x-request-id from the caller or makes one, and returns it on the response. */
+/**
+ * Takes a sane x-request-id from the caller (the gateway's) or makes one, and returns it on the response. It runs
+ * first; the request logger (pino-http) reuses req.id, so logs, problem bodies and the header agree.
+ */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && ACCEPTABLE_ID.test(given) ? given : randomUUID();
@@ -18,6 +17,6 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   next();
 }
 
-export function requestIdOf(req: { id?: string } | undefined): string {
-  return req?.id ?? 'unknown';
+export function requestIdOf(req: { id?: unknown } | undefined): string {
+  return typeof req?.id === 'string' ? req.id : 'unknown';
 }

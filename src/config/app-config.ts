@@ -56,6 +56,9 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = 10;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 5000;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_CONNECT_TIMEOUT_MS = 3000;
+  @IsString() @MaxLength(100) REDIS_KEY_PREFIX = 'sns:';
+  @Transform(toInt) @IsInt() @Min(0) @Max(300) SHUTDOWN_GRACE_SECONDS = 10;
+  @Transform(toInt) @IsInt() @Min(0) @Max(60) SHUTDOWN_DELAY_SECONDS = 0;
 }
 
 export interface NetworkConfig {
@@ -79,6 +82,9 @@ export class AppConfig {
   readonly corsOrigin?: string;
   readonly logLevel: string;
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
+  readonly redisKeyPrefix: string;
+  /** Seconds to wait for requests in flight after SIGTERM, and seconds to keep accepting while not ready. */
+  readonly shutdown: { graceSeconds: number; delaySeconds: number };
 
   constructor(e: EnvironmentVariables) {
     this.env = e.NODE_ENV as AppConfig['env'];
@@ -114,6 +120,8 @@ export class AppConfig {
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     };
+    this.redisKeyPrefix = e.REDIS_KEY_PREFIX;
+    this.shutdown = { graceSeconds: e.SHUTDOWN_GRACE_SECONDS, delaySeconds: e.SHUTDOWN_DELAY_SECONDS };
   }
 }
 

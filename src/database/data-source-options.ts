@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
+import { ResilientClient } from './resilient-client';
+import { TypeOrmNestLogger } from './typeorm-logger';
 
 export interface DatabaseSettings {
   url: string;
@@ -22,14 +24,22 @@ export function dataSourceOptions(s: DatabaseSettings): DataSourceOptions {
     installExtensions: false,
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    logging: ['error', 'warn', 'migration'],
+    logger: new TypeOrmNestLogger(),
+    // Every wait on the database is bounded, so a request fails (503) instead of hanging when it goes away:
+    // connecting and waiting for a pooled connection (connectionTimeoutMillis), a statement on the server
+    // (statement_timeout), an answer that never comes over a black-holed connection (query_timeout, after
+    // which ResilientClient ends the connection so the pool drops it), and idle dead peers (TCP keep-alive).
     extra: {
+      Client: ResilientClient,
       max: s.poolSize,
       connectionTimeoutMillis: s.connectTimeoutMs,
       idleTimeoutMillis: 30_000,
       statement_timeout: s.statementTimeoutMs,
       query_timeout: s.statementTimeoutMs + 1000,
       idle_in_transaction_session_timeout: s.statementTimeoutMs * 2,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       application_name: 'ens-subname-service',
     },
   };

@@ -6,6 +6,7 @@ const UNAVAILABLE_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Connection ended unexpectedly',
   'Client has encountered a connection error',
+  'Client was closed and is not queryable',
   'Query read timeout',
   'connect ETIMEDOUT',
 ];

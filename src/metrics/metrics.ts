@@ -1,7 +1,10 @@
-import { Counter, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The service's Prometheus registry; /metrics serves it. Domain counters live here so any module can count. */
 export const registry = new Registry();
+
+// Process metrics (CPU, memory, event loop lag, GC, handles) under their standard names.
+collectDefaultMetrics({ register: registry });
 
 export const quotaRefusals = new Counter({
   name: 'subname_quota_refusals_total',
@@ -14,4 +17,73 @@ export const signaturesMade = new Counter({
   help: 'EIP-712 mint signatures made',
   labelNames: ['network'] as const,
   registers: [registry],
+});
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by method, route template and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from receiving a request to finishing its response, by method, route template and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const httpInFlight = new Gauge({
+  name: 'http_requests_in_flight',
+  help: 'HTTP requests received and not yet answered',
+  registers: [registry],
+});
+
+export const rateLimited = new Counter({
+  name: 'http_rate_limited_total',
+  help: 'Requests refused with 429, by the budget that ran out (key or ip)',
+  labelNames: ['limit'] as const,
+  registers: [registry],
+});
+
+export const rateLimitRedisUp = new Gauge({
+  name: 'rate_limit_redis_up',
+  help: '1 while rate-limit counters are shared through Redis; 0 while they fall back to this process (or no REDIS_URL)',
+  registers: [registry],
+});
+
+/** What the pool gauges read: pg's Pool counters. */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+let poolSource: (() => PoolCounts | undefined) | undefined;
+
+/** The database module tells the gauges where its pool is; the last application started wins. */
+export function observePool(source: (() => PoolCounts | undefined) | undefined): void {
+  poolSource = source;
+}
+
+export const dbPoolConnections = new Gauge({
+  name: 'db_pool_connections',
+  help: 'PostgreSQL pool connections by state: in_use (checked out by a query or transaction) or idle',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const pool = poolSource?.();
+    this.set({ state: 'in_use' }, pool ? pool.totalCount - pool.idleCount : 0);
+    this.set({ state: 'idle' }, pool?.idleCount ?? 0);
+  },
+});
+
+export const dbPoolWaiting = new Gauge({
+  name: 'db_pool_waiting_requests',
+  help: 'Queries waiting for a free PostgreSQL pool connection',
+  registers: [registry],
+  collect() {
+    this.set(poolSource?.()?.waitingCount ?? 0);
+  },
 });

@@ -37,8 +37,8 @@ export async function startServiceProcess(env: Record<string, string | undefined
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${out}`);
     try {
-      const res = await fetch(`${url}/api/v1/no-such-route`);
-      if (res.status === 404) break;
+      const res = await fetch(`${url}/health/ready`);
+      if (res.status === 200) break;
     } catch {
       // not listening yet
     }

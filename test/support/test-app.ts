@@ -20,6 +20,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '4',
+    // Tests send thousands of requests from one address and key; the rate-limit tests set their own limits.
+    RATE_LIMIT_PER_KEY: '1000000',
+    RATE_LIMIT_PER_IP: '1000000',
     ...overrides,
   };
 }

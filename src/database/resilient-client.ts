@@ -1,0 +1,35 @@
+import { Client, ClientConfig } from 'pg';
+
+/**
+ * pg's client, except that a query that timed out client-side (query_timeout: the server stopped answering)
+ * ends its connection. Stock pg leaves such a client waiting for an answer that may never come, the pool
+ * hands it out again, and every later query on it times out too; ended, it is dropped by the pool instead.
+ */
+export class ResilientClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    const query = Client.prototype.query.bind(this) as (...args: unknown[]) => unknown;
+    const discardOn = (e: unknown) => {
+      if (e instanceof Error && e.message === 'Query read timeout') this.end().catch(() => undefined);
+    };
+    (this as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function') {
+        args[last] = (err: unknown, ...rest: unknown[]) => {
+          if (err) discardOn(err);
+          return (callback as (...a: unknown[]) => unknown)(err, ...rest);
+        };
+        return query(...args);
+      }
+      const result = query(...args);
+      if (result instanceof Promise) {
+        return result.catch((e: unknown) => {
+          discardOn(e);
+          throw e;
+        });
+      }
+      return result;
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import type { NextFunction, Request, Response } from 'express';
+import { httpDuration, httpInFlight, httpRequests } from './metrics';
+
+/** The label of requests that matched no route (unknown paths, bodies refused before routing, /docs). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * The route template a request matched (`/api/v1/subnames/:fullName`), never the raw path. A wildcard template
+ * is the catch-all route of a module middleware (the request logger's binding), which every request passes, so
+ * it means that no controller route matched.
+ */
+export function routeOf(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' && !path.includes('{*') ? path : UNMATCHED_ROUTE;
+}
+
+/** Counts and times every request; registered before body parsing so refused bodies are counted too. */
+export function httpMetricsMiddleware(req: Request, res: Response, next: NextFunction): void {
+  const started = process.hrtime.bigint();
+  httpInFlight.inc();
+  let recorded = false;
+  const record = () => {
+    if (recorded) return;
+    recorded = true;
+    httpInFlight.dec();
+    // A response cut off by the client never got its status; nginx's 499 says so.
+    const status = res.writableFinished ? String(res.statusCode) : '499';
+    const labels = { method: req.method, route: routeOf(req), status };
+    httpRequests.inc(labels);
+    httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  };
+  res.once('finish', record);
+  res.once('close', record);
+  next();
+}

@@ -1,0 +1,21 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { NoRateLimit } from '../throttle/no-rate-limit.decorator';
+import { registry } from './metrics';
+
+@ApiTags('operations')
+@NoRateLimit()
+@Controller('metrics')
+export class MetricsController {
+  @Get()
+  @Header('Content-Type', registry.contentType)
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Prometheus metrics (served outside /api/v1; for the scraper, not for the gateway to expose)',
+  })
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Prometheus text exposition format', schema: { type: 'string' } })
+  scrape(): Promise<string> {
+    return registry.metrics();
+  }
+}

@@ -1,0 +1,186 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import Redis from 'ioredis';
+import { AppConfig } from '../config/app-config';
+import { rateLimitRedisUp } from '../metrics/metrics';
+
+/** Hits so far in the current window of a key, and milliseconds until that window ends. */
+export interface WindowCount {
+  hits: number;
+  msLeft: number;
+}
+
+/** Fixed windows counted in this process: the fallback, and the only store without REDIS_URL. */
+export class MemoryWindows {
+  private readonly windows = new Map<string, { hits: number; resetAt: number }>();
+  private lastSweep = Date.now();
+
+  hit(key: string, windowMs: number, now = Date.now()): WindowCount {
+    if (now - this.lastSweep > windowMs) this.sweep(now);
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { hits: 0, resetAt: now + windowMs };
+      this.windows.set(key, w);
+    }
+    w.hits += 1;
+    return { hits: w.hits, msLeft: w.resetAt - now };
+  }
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+    this.lastSweep = now;
+  }
+}
+
+// One round trip: count the hit, start the window on the first one, say how long the window has left.
+const HIT_SCRIPT = `
+local hits = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {hits, ttl}`;
+
+/** After a Redis failure, count in process for this long before one request tries Redis again. */
+const REDIS_RETRY_AFTER_MS = 5_000;
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_STARTUP_WAIT_MS = 3_000;
+
+type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+
+export type RateLimitBackend = 'memory' | 'redis' | 'memory-fallback';
+
+/**
+ * Fixed-window counters for @nestjs/throttler. With REDIS_URL they live in Redis, so all replicas share one
+ * budget; while Redis cannot be reached they fall back to this process (the limit then applies per replica),
+ * with a warning, and go back to Redis by themselves once it answers again. A request never waits for Redis
+ * longer than REDIS_COMMAND_TIMEOUT_MS, and during an outage only one request every REDIS_RETRY_AFTER_MS does.
+ */
+@Injectable()
+export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('RateLimit');
+  private readonly memory = new MemoryWindows();
+  private readonly redis?: RedisWithHit;
+  private redisFailedAt = 0;
+  private probing = false;
+  private degraded = false;
+  private closed = false;
+  private started = false;
+
+  constructor(config: AppConfig) {
+    rateLimitRedisUp.set(0);
+    if (!config.redisUrl) return;
+    this.redis = new Redis(config.redisUrl, {
+      keyPrefix: `${config.redisKeyPrefix}rl:`,
+      // Fail at once instead of queueing while disconnected, and bound every command: a request is never
+      // held hostage by the rate limiter.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => Math.min(times * 250, 2_000),
+      lazyConnect: true,
+    }) as RedisWithHit;
+    this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    // ioredis emits 'error' on every failed reconnect; without a listener that would crash the process.
+    this.redis.on('error', (e: Error) => this.fail(e));
+    this.redis.on('close', () => this.fail(new Error('connection closed')));
+    this.redis.on('ready', () => this.recover());
+  }
+
+  /** Waits briefly for Redis so the first requests already share the budget; starts regardless. */
+  async onModuleInit(): Promise<void> {
+    // Nest may call this twice: the instance is also the throttler module's storage provider.
+    if (!this.redis || this.started) return;
+    this.started = true;
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, REDIS_STARTUP_WAIT_MS).unref());
+    await Promise.race([this.redis.connect().catch((e: Error) => this.fail(e)), timeout]);
+  }
+
+  get backend(): RateLimitBackend {
+    if (!this.redis) return 'memory';
+    return this.degraded || this.redis.status !== 'ready' ? 'memory-fallback' : 'redis';
+  }
+
+  /** Round trip to Redis for the readiness report; false when not configured or unreachable. */
+  async pingRedis(): Promise<boolean> {
+    if (!this.redis || this.redis.status !== 'ready') return false;
+    try {
+      return (await this.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    _throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const count = (await this.hitRedis(key, ttl)) ?? this.memory.hit(key, ttl);
+    const secondsLeft = Math.max(1, Math.ceil(count.msLeft / 1000));
+    const isBlocked = count.hits > limit;
+    return {
+      totalHits: count.hits,
+      timeToExpire: secondsLeft,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? secondsLeft : 0,
+    };
+  }
+
+  /** The Redis count, or undefined when this request should count in process instead. */
+  private async hitRedis(key: string, windowMs: number): Promise<WindowCount | undefined> {
+    if (!this.redis || this.closed || this.redis.status !== 'ready') return undefined;
+    const retrying = this.redisFailedAt > 0;
+    if (retrying) {
+      if (this.probing || Date.now() - this.redisFailedAt < REDIS_RETRY_AFTER_MS) return undefined;
+      this.probing = true;
+    }
+    try {
+      const [hits, msLeft] = await this.redis.rateLimitHit(key, windowMs);
+      this.recover();
+      return { hits, msLeft };
+    } catch (e) {
+      this.fail(e as Error);
+      return undefined;
+    } finally {
+      if (retrying) this.probing = false;
+    }
+  }
+
+  private fail(e: Error): void {
+    this.redisFailedAt = Date.now();
+    rateLimitRedisUp.set(0);
+    if (this.degraded || this.closed) return;
+    this.degraded = true;
+    this.logger.warn(
+      `Redis unreachable (${e.message}); rate limits are counted in this process (per replica) until it answers`,
+    );
+  }
+
+  private recover(): void {
+    if (this.closed) return;
+    rateLimitRedisUp.set(1);
+    if (this.redisFailedAt === 0 && !this.degraded) return;
+    this.redisFailedAt = 0;
+    if (this.degraded) {
+      this.degraded = false;
+      this.logger.log('Redis answers again; rate limits are shared across replicas');
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    rateLimitRedisUp.set(0);
+    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+  }
+}
