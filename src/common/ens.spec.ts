@@ -1,4 +1,4 @@
-import { concat, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
+import { concat, keccak256, toUtf8Bytes, ZeroHash } from 'ethers';
 import { isSameOrUnder, nameHash, normalizeLabel, normalizeName } from './ens';
 
 describe('ens', () => {
@@ -68,7 +68,6 @@ describe('ens', () => {
 
     it.each(['🦊.eth', 'ελληνικα.eth', '中文.eth', 'مرحبا.eth', 'alice.oak.eth'])('hashes %s by the ENSIP-1 definition', (n) => {
       expect(nameHash(n)).toBe(byDefinition(n));
-      expect(nameHash(n)).toBe(namehash(n)); // ethers' implementation agrees
       expect(nameHash(n)).toMatch(/^0x[0-9a-f]{64}$/);
     });
   });

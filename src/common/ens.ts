@@ -1,4 +1,4 @@
-import { concat, ensNormalize, keccak256, toUtf8Bytes, ZeroHash } from 'ethers';
+import { ensNormalize, namehash } from 'ethers';
 
 /** The most bytes one DNS-encoded label carries; resolution through CCIP-Read needs every label to fit. */
 export const MAX_LABEL_BYTES = 255;
@@ -65,15 +65,9 @@ export function nameProblem(raw: unknown, minLabels = 2): string | null {
   }
 }
 
-/**
- * ENSIP-1 namehash of an already normalised name: 0x and 64 lower-case hex digits. (ethers' namehash would
- * normalise every label a second time, which costs more than the hashing.)
- */
+/** ENSIP-1 namehash: 0x and 64 lower-case hex digits. */
 export function nameHash(normalizedName: string): string {
-  let node = ZeroHash;
-  const labels = normalizedName.split('.');
-  for (let i = labels.length - 1; i >= 0; i--) node = keccak256(concat([node, keccak256(toUtf8Bytes(labels[i]))]));
-  return node;
+  return namehash(normalizedName);
 }
 
 /** True when `name` equals `ancestor` or lies anywhere under it (`x.oak.eth` under `oak.eth`, not `oakk.eth`). */
