@@ -63,6 +63,8 @@ export function httpLogger(config: AppConfig): HttpLogger {
     quietReqLogger: true,
     quietResLogger: true,
     customLogLevel: (req, res, err) => {
+      // 503 is the expected answer while the database is away (the filter logs why): not an error of ours.
+      if (res.statusCode === 503) return 'warn';
       if (err || res.statusCode >= 500) return 'error';
       return QUIET_PATHS.test(req.url ?? '') ? 'debug' : 'info';
     },

@@ -8,7 +8,8 @@ export type ProxyMode = 'forward' | 'refuse' | 'blackhole';
  * - `refuse`: closes every connection, open or new (the server went away, or restarted);
  * - `blackhole`: keeps every connection open, accepts new ones, and forwards nothing in either direction
  *   (a peer that stopped answering: a dead host, a partition), which only timeouts can detect.
- * Going back to `forward` ends the black-holed connections, as a real network would once the peer is gone.
+ * Going back to `forward` serves new connections; connections black-holed before stay silent until closed, as
+ * connections to a peer that died without a word do, so the client must notice and drop them itself.
  */
 export class TcpProxy {
   private readonly server: Server;
@@ -50,9 +51,8 @@ export class TcpProxy {
   }
 
   setMode(mode: ProxyMode): void {
-    const previous = this.currentMode;
     this.currentMode = mode;
-    if (mode === 'refuse' || (mode === 'forward' && previous === 'blackhole')) this.dropAll();
+    if (mode === 'refuse') this.dropAll();
     if (mode === 'blackhole') {
       // Stop reading on both sides: nothing more crosses, nothing is closed.
       for (const pair of this.pairs) {
