@@ -16,7 +16,6 @@ interface Held {
 function holdCreate(svc: ServiceProcess, key: string, label: string): Held {
   const body = JSON.stringify({ parentName: 'oak.eth', label });
   const half = Math.floor(body.length / 2);
-  let answer!: Promise<{ status: number; body: string }>;
   let fail!: (e: Error) => void;
   const failed = new Promise<Error>((resolve) => (fail = resolve));
   const req = httpRequest(`${svc.url}/api/v1/subnames`, {
@@ -24,7 +23,7 @@ function holdCreate(svc: ServiceProcess, key: string, label: string): Held {
     agent: false,
     headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-auth-token': key },
   });
-  answer = new Promise((resolve) => {
+  const answer = new Promise<{ status: number; body: string }>((resolve) => {
     req.on('response', (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));

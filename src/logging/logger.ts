@@ -24,7 +24,7 @@ export const REDACT_PATHS = [
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
 ];
 
-/** Health probes and scrapes are logged at debug level unless they fail, so they do not drown the log. */
+/** Health probes and scrapes are logged at debug level, so that they do not drown the log. */
 const QUIET_PATHS = /^\/(health\/(live|ready)|metrics)\/?(\?|$)/;
 
 const loggers = new WeakMap<AppConfig, PinoLogger>();
@@ -63,10 +63,11 @@ export function httpLogger(config: AppConfig): HttpLogger {
     quietReqLogger: true,
     quietResLogger: true,
     customLogLevel: (req, res, err) => {
+      // Probes are frequent, and the health controller logs each change of readiness itself.
+      if (QUIET_PATHS.test(req.url ?? '')) return 'debug';
       // 503 is the expected answer while the database is away (the filter logs why): not an error of ours.
       if (res.statusCode === 503) return 'warn';
-      if (err || res.statusCode >= 500) return 'error';
-      return QUIET_PATHS.test(req.url ?? '') ? 'debug' : 'info';
+      return err || res.statusCode >= 500 ? 'error' : 'info';
     },
     customSuccessObject: (req, res, val: { durationMs: number }) => ({ ...line(req, res), durationMs: val.durationMs }),
     customErrorObject: (req, res, _err, val: { durationMs: number }) => ({

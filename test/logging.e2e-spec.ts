@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { ADMIN_TOKEN } from './support/test-app';
+
+const MAINNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
+const TESTNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+interface LogLine {
+  level: string;
+  time: string;
+  msg: string;
+  requestId?: string;
+  method?: string;
+  url?: string;
+  route?: string;
+  status?: number;
+  durationMs?: number;
+  context?: string;
+}
+
+describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
+  let svc: ServiceProcess;
+  let apiKey: string;
+  let lines: LogLine[];
+  const sent: { requestId: string; status: number }[] = [];
+
+  const call = async (path: string, init: RequestInit = {}, requestId?: string) => {
+    const headers = new Headers(init.headers);
+    if (requestId) headers.set('x-request-id', requestId);
+    const res = await fetch(`${svc.url}${path}`, { ...init, headers });
+    const body = await res.text();
+    sent.push({ requestId: res.headers.get('x-request-id')!, status: res.status });
+    return { res, body };
+  };
+
+  beforeAll(async () => {
+    svc = await startServiceProcess({
+      LOG_LEVEL: 'info',
+      MINT_MAINNET_SIGNER_KEY: MAINNET_SIGNER_KEY,
+      MINT_TESTNET_SIGNER_KEY: TESTNET_SIGNER_KEY,
+    });
+    const issued = await call('/api/v1/admin/api-keys', {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, 'x-admin-token': ADMIN_TOKEN },
+      body: JSON.stringify({ name: 'logging', parentNames: ['oak.eth'] }),
+    });
+    apiKey = (JSON.parse(issued.body) as { key: string }).key;
+    const keyed = { ...JSON_HEADERS, 'x-auth-token': apiKey };
+    await call(
+      '/api/v1/subnames',
+      { method: 'POST', headers: keyed, body: '{"parentName":"oak.eth","label":"logged"}' },
+      'trace-abc-123',
+    );
+    await call('/api/v1/subnames', { method: 'POST', headers: keyed, body: '{"parentName":' });
+    await call('/api/v1/subnames', { method: 'POST', headers: keyed, body: JSON.stringify({ x: 'y'.repeat(70_000) }) });
+    await call('/api/v1/subnames', {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, 'x-auth-token': `${apiKey}x` },
+      body: '{}',
+    });
+    await call('/api/v1/quota', { headers: { 'x-auth-token': apiKey } });
+    await call('/api/v1/admin/api-keys', { headers: { 'x-admin-token': `${ADMIN_TOKEN}-wrong` } });
+    await call('/api/v1/admin/api-keys', {
+      headers: { 'x-admin-token': ADMIN_TOKEN, authorization: `Bearer ${apiKey}` },
+    });
+    await call('/api/v1/subnames/logged.oak.eth', {}, 'bad id with spaces');
+    await call('/api/v1/mint/signer?isTestnet=true');
+    expect(await svc.stop()).toBe(0);
+    lines = svc
+      .output()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as LogLine);
+  });
+
+  it('writes only JSON lines, each with a level, an ISO time and a message', () => {
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) {
+      expect(typeof line.level).toBe('string');
+      expect(new Date(line.time).toISOString()).toBe(line.time);
+      expect(typeof line.msg).toBe('string');
+    }
+    // Nest's own messages go through the same logger.
+    expect(lines.some((l) => l.context === 'NestApplication' && l.msg.includes('successfully started'))).toBe(true);
+  });
+
+  it('never logs the API key, the admin token or the signer keys', () => {
+    const text = svc.output();
+    for (const secret of [apiKey, ADMIN_TOKEN, MAINNET_SIGNER_KEY, TESTNET_SIGNER_KEY, MAINNET_SIGNER_KEY.slice(2)]) {
+      expect(text.includes(secret)).toBe(false);
+    }
+    // Not even the part after the readable prefix that the issue message shows.
+    expect(text.includes(apiKey.slice(12))).toBe(false);
+  });
+
+  it('logs one line per request with request id, method, route template, status and duration', () => {
+    const requestLines = lines.filter((l) => l.durationMs !== undefined);
+    for (const { requestId, status } of sent) {
+      const mine = requestLines.filter((l) => l.requestId === requestId);
+      expect(mine).toHaveLength(1);
+      expect(mine[0].status).toBe(status);
+      expect(typeof mine[0].method).toBe('string');
+      expect(typeof mine[0].route).toBe('string');
+      expect(mine[0].durationMs).toBeGreaterThanOrEqual(0);
+    }
+    const create = requestLines.find((l) => l.requestId === 'trace-abc-123')!;
+    expect(create).toMatchObject({ method: 'POST', route: '/api/v1/subnames', url: '/api/v1/subnames', status: 201 });
+    const read = requestLines.find((l) => l.url === '/api/v1/subnames/logged.oak.eth')!;
+    expect(read.route).toBe('/api/v1/subnames/:fullName');
+    // A request id that is not a sane token is replaced, not logged.
+    expect(requestLines.some((l) => l.requestId === 'bad id with spaces')).toBe(false);
+    const tooLarge = requestLines.find((l) => l.status === 413)!;
+    expect(tooLarge.route).toBe('unmatched');
+  });
+
+  it('tags log lines written while handling a request with its id', () => {
+    const issued = lines.find((l) => l.msg.startsWith('issued API key'));
+    expect(issued).toBeDefined();
+    expect(issued!.requestId).toBe(sent[0].requestId);
+  });
+});

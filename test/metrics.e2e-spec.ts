@@ -1,0 +1,125 @@
+import request from 'supertest';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** The value of one sample of the exposition text, 0 when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = (m[2] ?? '').split(/,(?=[a-zA-Z_]+=")/).filter(Boolean);
+    if (wanted.every((w) => have.includes(w))) return Number(m[3]);
+  }
+  return 0;
+}
+
+describe('GET /metrics', () => {
+  let t: TestApp;
+  const scrape = async () => (await request(t.http).get('/metrics').expect(200)).text;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is Prometheus text outside /api/v1, with process metrics and the pool gauges', async () => {
+    const res = await request(t.http).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.headers['content-type']).toContain('version=0.0.4');
+    await request(t.http).get('/api/v1/metrics').expect(404);
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
+      expect(res.text).toMatch(new RegExp(`^${name} `, 'm'));
+    }
+    expect(res.text).toContain('# TYPE db_pool_connections gauge');
+    expect(res.text).toMatch(/^db_pool_connections\{state="in_use"\} \d+$/m);
+    expect(res.text).toMatch(/^db_pool_connections\{state="idle"\} \d+$/m);
+    expect(res.text).toMatch(/^db_pool_waiting_requests \d+$/m);
+    // The test app's pool has opened connections (migrations check, the key issued by other tests): idle > 0.
+    await request(t.http).get('/api/v1/subnames/warm.oak.eth').expect(404);
+    expect(sample(await scrape(), 'db_pool_connections', { state: 'idle' })).toBeGreaterThan(0);
+  });
+
+  it('counts requests by method, route template and status, and times them', async () => {
+    const route = '/api/v1/subnames/:fullName';
+    const labels = { method: 'GET', route, status: '404' };
+    const before = await scrape();
+    for (const name of ['ann', 'bea', 'cid']) await request(t.http).get(`/api/v1/subnames/${name}.oak.eth`).expect(404);
+    await request(t.http).get('/api/v1/subnames/oak.eth').expect(400);
+    const after = await scrape();
+
+    expect(sample(after, 'http_requests_total', labels) - sample(before, 'http_requests_total', labels)).toBe(3);
+    expect(
+      sample(after, 'http_requests_total', { method: 'GET', route, status: '400' }) -
+        sample(before, 'http_requests_total', { method: 'GET', route, status: '400' }),
+    ).toBe(1);
+    expect(
+      sample(after, 'http_request_duration_seconds_count', labels) -
+        sample(before, 'http_request_duration_seconds_count', labels),
+    ).toBe(3);
+    expect(sample(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBeGreaterThanOrEqual(3);
+    // Templates only: no raw name ever becomes a label.
+    expect(after).not.toContain('ann.oak.eth');
+    expect(after).not.toContain('bea');
+  });
+
+  it('labels unknown paths and bodies refused before routing as unmatched', async () => {
+    const unmatched404 = { method: 'GET', route: 'unmatched', status: '404' };
+    const before = sample(await scrape(), 'http_requests_total', unmatched404);
+    await request(t.http).get('/api/v1/no/such/thing/42').expect(404);
+    await request(t.http)
+      .post('/api/v1/subnames')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ texts: 'x'.repeat(70_000) }))
+      .expect(413);
+    const text = await scrape();
+    expect(sample(text, 'http_requests_total', unmatched404) - before).toBe(1);
+    expect(sample(text, 'http_requests_total', { method: 'POST', route: 'unmatched', status: '413' })).toBe(1);
+    expect(text).not.toContain('/no/such/thing');
+  });
+
+  it('counts quota refusals and rate-limit refusals', async () => {
+    const { key } = await t.issueKey(['pine.eth'], 1);
+    const before = sample(await scrape(), 'subname_quota_refusals_total');
+    await request(t.http)
+      .post('/api/v1/subnames')
+      .set('x-auth-token', key)
+      .send({ parentName: 'pine.eth', label: 'a' })
+      .expect(201);
+    const refused = await request(t.http)
+      .post('/api/v1/subnames')
+      .set('x-auth-token', key)
+      .send({ parentName: 'pine.eth', label: 'b' })
+      .expect(403);
+    expect(refused.body.code).toBe('QUOTA_EXCEEDED');
+    const after = await scrape();
+    expect(sample(after, 'subname_quota_refusals_total') - before).toBe(1);
+    expect(sample(after, 'http_requests_total', { method: 'POST', route: '/api/v1/subnames', status: '403' })).toBe(1);
+    expect(after).toContain('# TYPE mint_signatures_total counter');
+    expect(after).toMatch(/^http_requests_in_flight 1$/m);
+    expect(after).toMatch(/^rate_limit_redis_up 0$/m);
+  });
+});
+
+describe('GET /metrics: rate-limit refusals', () => {
+  it('counts 429s by the budget that ran out', async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_IP: '1' });
+    try {
+      await request(t.http).get('/api/v1/subnames/x.oak.eth').expect(404);
+      await request(t.http).get('/api/v1/subnames/x.oak.eth').expect(429);
+      await request(t.http).get('/api/v1/subnames/x.oak.eth').expect(429);
+      const text = (await request(t.http).get('/metrics').expect(200)).text;
+      expect(sample(text, 'http_rate_limited_total', { limit: 'ip' })).toBe(2);
+      expect(
+        sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/subnames/:fullName', status: '429' }),
+      ).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+});
