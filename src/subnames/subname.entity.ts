@@ -12,7 +12,7 @@ const bigintAsNumber = {
 @Index('IDX_subnames_parent_created', ['parentName', 'createdAt', 'id'])
 // Search indexes that TypeORM cannot express (GIN opclasses, an expression); see the SearchIndexes migration.
 @Index('IDX_subnames_label_trgm', { synchronize: false })
-@Index('IDX_subnames_metadata', { synchronize: false })
+@Index('IDX_subnames_parent_metadata', { synchronize: false })
 @Index('IDX_subnames_owner_parent_created', { synchronize: false })
 export class SubnameEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
