@@ -73,7 +73,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('ENS subname service')
     .setDescription(
       'Offchain ENS subnames (create, update, read, search, delete) with per-key quotas, and EIP-712 signed ' +
-        'mint parameters for the Namespace mint contract. Errors are RFC 9457 problem JSON.',
+        'mint parameters for the Namespace mint contract. Errors are RFC 9457 problem JSON. Requests are rate ' +
+        'limited per API key on keyed routes and per client address elsewhere: answers carry RateLimit-Limit, ' +
+        'RateLimit-Remaining, RateLimit-Reset (seconds) and RateLimit-Policy; a refusal is 429 RATE_LIMITED ' +
+        "with Retry-After. Every answer carries x-request-id (the caller's, when sane).",
     )
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-auth-token', description: 'API key' }, API_KEY_SCHEME)

@@ -33,7 +33,7 @@ export class HealthController {
 
   @Get('live')
   @ApiOperation({ summary: 'Liveness: the process is up and serving HTTP (no dependency is checked)' })
-  @ApiOkResponse({ type: HealthResponse })
+  @ApiOkResponse({ type: HealthResponse, description: 'Alive' })
   live(): HealthCheckResult {
     const process = { status: 'up' as const, uptimeSeconds: Math.round(globalThis.process.uptime()) };
     return { status: 'ok', info: { process }, error: {}, details: { process } };
@@ -45,7 +45,7 @@ export class HealthController {
       'Readiness: the database answers within 2 s and the process is not shutting down. The rate-limit ' +
       'storage is reported (Redis, or the in-process fallback while Redis is unreachable) but never fails it.',
   })
-  @ApiOkResponse({ type: HealthResponse })
+  @ApiOkResponse({ type: HealthResponse, description: 'Ready: route traffic here' })
   @ApiServiceUnavailableResponse({ type: HealthResponse, description: 'Database unreachable, or shutting down' })
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
     let result: HealthCheckResult;

@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build: compile with every dependency, run with production dependencies only, as a non-root user.
+
+ARG NODE_VERSION=20.20
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+RUN npx nest build
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/app/.data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The image's `node` user (uid 1000) owns only the data folder (embedded database, when DATABASE_URL is unset).
+RUN mkdir -p /app/.data && chown node:node /app/.data
+USER node
+EXPOSE 3000
+# Liveness only: an orchestrator that restarts unhealthy containers must not restart every replica because the
+# database is away. Readiness (/health/ready) is for the gateway; the image has no curl, so node's fetch asks.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node is PID 1 and receives SIGTERM itself: readiness off, requests drained, pool closed, exit 0.
+CMD ["node", "dist/main"]
