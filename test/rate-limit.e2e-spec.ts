@@ -227,6 +227,35 @@ describe('rate limits shared through Redis by two service processes', () => {
     expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^rate_limit_redis_up 1$/m);
   });
 
+  it('a replica that starts while Redis is down serves at once, and joins the shared budget when Redis comes up', async () => {
+    const late = await TcpProxy.start('127.0.0.1', 6379);
+    late.setMode('refuse');
+    const c = await startServiceProcess({
+      REDIS_URL: `redis://127.0.0.1:${late.port}`,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_PER_KEY: '5',
+    });
+    try {
+      const key = await issueKey(a);
+      for (let i = 0; i < 2; i++) expect((await quota(a, key)).status).toBe(200);
+      const alone = await quota(c, key);
+      expect(alone.status).toBe(200);
+      expect(alone.headers.get('ratelimit-remaining')).toBe('4');
+      late.setMode('forward');
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline) {
+        const health = (await (await fetch(`${c.url}/health/ready`)).json()) as Health;
+        if (health.details.rateLimitStorage.storage === 'redis') break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const shared = await quota(c, key);
+      expect(shared.headers.get('ratelimit-remaining')).toBe('2');
+    } finally {
+      await c.stop();
+      await late.close();
+    }
+  });
+
   it('a Redis that stops answering (black hole) costs a request at most a bounded wait, never a hang', async () => {
     const key = await issueKey(a);
     proxy.setMode('blackhole');
