@@ -99,6 +99,48 @@ describe('@thenamespace/offchain-manager against the running service', () => {
     expect(await reader.isSubnameAvailable('basey.oak.eth')).toEqual({ isAvailable: true });
   });
 
+  it('ChainName.Polygon sends 137, which is SLIP-44 RSK (rbtc): a checksummed 0x address is refused, lower case is stored as rbtc', async () => {
+    const refused = await failure(
+      writer.createSubname({
+        parentName: 'oak.eth',
+        label: 'poly',
+        addresses: [{ chain: ChainName.Polygon, value: ETH }],
+      }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.data.errors).toEqual([
+      { field: 'addresses[0].value', message: 'is not a valid rbtc address (fails its EIP-55 checksum)' },
+    ]);
+    await writer.createSubname({
+      parentName: 'oak.eth',
+      label: 'poly',
+      addresses: [{ chain: ChainName.Polygon, value: ETH.toLowerCase() }],
+    });
+    const stored = await reader.getSingleSubname('poly.oak.eth');
+    expect(Object.keys(stored!.addresses)).toEqual(['rbtc']);
+    expect(stored!.addresses.rbtc.toLowerCase()).toBe(ETH.toLowerCase());
+    await writer.deleteSubname('poly.oak.eth');
+  });
+
+  it('addAddressRecord works once on a subname without addresses; setDefaultEvmAddress sends raw chain ids and is refused', async () => {
+    await writer.createSubname({ parentName: 'oak.eth', label: 'addr' });
+    await writer.addAddressRecord('addr.oak.eth', ChainName.Ethereum, ETH);
+    expect((await reader.getSingleSubname('addr.oak.eth'))!.addresses).toEqual({ eth: ETH });
+    // Now the subname has an address, which the SDK reads back as coin parseInt("eth") = NaN.
+    const second = await failure(
+      writer.addAddressRecord('addr.oak.eth', ChainName.Solana, '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV'),
+    );
+    expect(second.status).toBe(400);
+    // {"501": sol, "eth": …}: the integer-like key comes first, so the refused entry is addresses[1].
+    expect(second.data.errors).toEqual([{ field: 'addresses[1].coin', message: expect.any(String) }]);
+    await writer.updateSubname('addr.oak.eth', {});
+    const evm = await failure(writer.setDefaultEvmAddress('addr.oak.eth', ETH));
+    expect(evm.status).toBe(400);
+    expect(evm.data.errors!.map((e) => e.message).join(' ')).toContain('ENSIP-11 coin type 2147492101');
+    expect((await reader.getSingleSubname('addr.oak.eth'))!.addresses).toEqual({});
+    await writer.deleteSubname('addr.oak.eth');
+  });
+
   it('addTextRecord on a subname with addresses is refused: the SDK re-sends "eth" as coin parseInt("eth") = NaN', async () => {
     const res = await failure(writer.addTextRecord('alice.oak.eth', 'url', 'https://alice.example'));
     expect(res.status).toBe(400);

@@ -76,7 +76,7 @@ export class SubnamesController {
       'substring of the label, % and _ literal), owner (any letter case), metadata (every given key must hold ' +
       'exactly that value). Ordered by creation time, then id, so pages neither repeat nor skip an item.',
   })
-  @ApiOkResponse({ type: SubnamePageResponse })
+  @ApiOkResponse({ type: SubnamePageResponse, description: 'One page of the matching subnames and their total' })
   @ApiProblems(...SEARCH_PROBLEMS)
   search(@Body() dto: SearchSubnamesDto): Promise<SubnamePageResponse> {
     return this.subnames.search(dto);
@@ -89,7 +89,35 @@ export class SubnamesController {
       'The same filters, order and answer as POST /subnames/search. parentNames: comma-separated or repeated. ' +
       'metadata: metadata[key]=value per key (deepObject), or metadata=<JSON object>.',
   })
-  @ApiQuery({ name: 'parentName', required: false, type: String, example: 'oak.eth' })
+  // Swagger lists these bottom-up: size is declared first so that parentName comes first.
+  @ApiQuery({
+    name: 'size',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+  })
+  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } })
+  @ApiQuery({
+    name: 'metadata',
+    required: false,
+    style: 'deepObject',
+    explode: true,
+    schema: { type: 'object', additionalProperties: { type: 'string' }, example: { tier: 'gold' } },
+    description: 'metadata[tier]=gold (one parameter per key), or metadata={"tier":"gold"}',
+  })
+  @ApiQuery({
+    name: 'owner',
+    required: false,
+    schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    example: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+    description: 'Owner address in any letter case',
+  })
+  @ApiQuery({
+    name: 'labelSearch',
+    required: false,
+    type: String,
+    example: 'ali',
+    description: 'Case-insensitive substring of the label; % and _ are literal',
+  })
   @ApiQuery({
     name: 'parentNames',
     required: false,
@@ -100,23 +128,14 @@ export class SubnamesController {
     example: ['oak.eth', 'pine.eth'],
     description: `Comma-separated (oak.eth,pine.eth) or repeated; up to ${MAX_PARENT_NAMES}`,
   })
-  @ApiQuery({ name: 'labelSearch', required: false, type: String, example: 'ali' })
-  @ApiQuery({ name: 'owner', required: false, type: String, example: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed' })
   @ApiQuery({
-    name: 'metadata',
+    name: 'parentName',
     required: false,
-    style: 'deepObject',
-    explode: true,
-    schema: { type: 'object', additionalProperties: { type: 'string' }, example: { tier: 'gold' } },
-    description: 'metadata[tier]=gold (one parameter per key), or metadata={"tier":"gold"}',
+    type: String,
+    example: 'oak.eth',
+    description: 'Exact parent name; this or parentNames is required',
   })
-  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } })
-  @ApiQuery({
-    name: 'size',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-  })
-  @ApiOkResponse({ type: SubnamePageResponse })
+  @ApiOkResponse({ type: SubnamePageResponse, description: 'One page of the matching subnames and their total' })
   @ApiProblems(...SEARCH_PROBLEMS)
   list(@ListQuery(new ListQueryValidationPipe()) query: ListSubnamesQueryDto): Promise<SubnamePageResponse> {
     return this.subnames.search(query);
@@ -125,7 +144,7 @@ export class SubnamesController {
   @Get(':fullName')
   @FULL_NAME_PARAM
   @ApiOperation({ summary: 'Read a subname by full name (normalised before lookup)' })
-  @ApiOkResponse({ type: SubnameResponse })
+  @ApiOkResponse({ type: SubnameResponse, description: 'The subname' })
   @ApiProblems([400, 'Not a valid ENS name'], [404, 'SUBNAME_NOT_FOUND'])
   find(@Param('fullName') fullName: string): Promise<SubnameResponse> {
     return this.subnames.findOrFail(fullName);
@@ -139,7 +158,7 @@ export class SubnamesController {
     summary: 'Delete a subname',
     description: 'The name can be created again afterwards; that creation uses quota again (deletes give none back).',
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNoContentResponse({ description: 'Deleted; the name may be created again (which uses quota again)' })
   @ApiProblems(
     [400, 'Not a valid ENS name'],
     [403, 'FORBIDDEN_PARENT: the name lies outside the key scope'],

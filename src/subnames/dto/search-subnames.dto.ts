@@ -113,6 +113,7 @@ export class SearchSubnamesDto {
 
   @ApiPropertyOptional({
     example: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+    pattern: '^0x[0-9a-fA-F]{40}$',
     description: 'Owner address in any letter case',
   })
   @satisfies('isOwnerFilter', ownerFilterProblem)
@@ -127,11 +128,17 @@ export class SearchSubnamesDto {
   @satisfies('isMetadataFilter', metadataFilterProblem)
   metadata?: Record<string, string>;
 
-  @ApiPropertyOptional({ example: 1, minimum: 1, maximum: MAX_PAGE, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: MAX_PAGE, default: 1 })
   @satisfies('isPage', pageProblem(MAX_PAGE, `from 1 to ${MAX_PAGE}`))
   page: number = 1;
 
-  @ApiPropertyOptional({ example: DEFAULT_PAGE_SIZE, minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: DEFAULT_PAGE_SIZE,
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+  })
   @satisfies('isPageSize', pageProblem(MAX_PAGE_SIZE, `from 1 to ${MAX_PAGE_SIZE}`))
   size: number = DEFAULT_PAGE_SIZE;
 }

@@ -5,10 +5,15 @@ import { SubnameResponse, toSubnameResponse } from './subname.response';
 /** One page of a search, in creation order (then id). */
 export class SubnamePageResponse {
   @ApiProperty({ type: [SubnameResponse] }) items: SubnameResponse[];
-  @ApiProperty({ example: 1, description: 'The page asked for, from 1' }) page: number;
-  @ApiProperty({ example: 25, description: 'The page size asked for (items may hold fewer on the last page)' })
+  @ApiProperty({ type: 'integer', example: 1, description: 'The page asked for, from 1' }) page: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 25,
+    description: 'The page size asked for (items may hold fewer on the last page)',
+  })
   size: number;
-  @ApiProperty({ example: 61, description: 'Subnames matching the filters, over all pages' }) totalItems: number;
+  @ApiProperty({ type: 'integer', example: 61, description: 'Subnames matching the filters, over all pages (exact)' })
+  totalItems: number;
 }
 
 export function toSubnamePage(
