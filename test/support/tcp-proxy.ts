@@ -2,18 +2,26 @@ import { createServer, Server, Socket, connect } from 'node:net';
 
 export type ProxyMode = 'forward' | 'refuse' | 'blackhole';
 
+interface Pair {
+  client: Socket;
+  upstream?: Socket;
+  /** Black-holed: the client side stays open and hears nothing, whatever happens upstream. */
+  silent?: boolean;
+}
+
 /**
  * A TCP proxy on a loopback port that a test controls, to put a fault between the service and a server:
  * - `forward`: pipes bytes both ways;
  * - `refuse`: closes every connection, open or new (the server went away, or restarted);
  * - `blackhole`: keeps every connection open, accepts new ones, and forwards nothing in either direction
  *   (a peer that stopped answering: a dead host, a partition), which only timeouts can detect.
- * Going back to `forward` serves new connections; connections black-holed before stay silent until closed, as
- * connections to a peer that died without a word do, so the client must notice and drop them itself.
+ * Going back to `forward` serves new connections. Connections black-holed before lose their server side (as
+ * when the database host restarted: its sessions and their transactions are gone) but stay open and silent
+ * on the client's side, as connections to a peer that died without a word do: the client must notice them.
  */
 export class TcpProxy {
   private readonly server: Server;
-  private readonly pairs = new Set<{ client: Socket; upstream?: Socket }>();
+  private readonly pairs = new Set<Pair>();
   private currentMode: ProxyMode = 'forward';
   port = 0;
 
@@ -51,11 +59,15 @@ export class TcpProxy {
   }
 
   setMode(mode: ProxyMode): void {
+    if (mode === 'forward' && this.currentMode === 'blackhole') {
+      for (const pair of this.pairs) pair.upstream?.destroy();
+    }
     this.currentMode = mode;
     if (mode === 'refuse') this.dropAll();
     if (mode === 'blackhole') {
       // Stop reading on both sides: nothing more crosses, nothing is closed.
       for (const pair of this.pairs) {
+        pair.silent = true;
         pair.client.unpipe();
         pair.upstream?.unpipe();
         pair.client.pause();
@@ -75,20 +87,23 @@ export class TcpProxy {
       client.destroy();
       return;
     }
-    const pair: { client: Socket; upstream?: Socket } = { client };
+    const pair: Pair = { client };
     this.pairs.add(pair);
     client.once('close', () => {
       pair.upstream?.destroy();
       this.pairs.delete(pair);
     });
     if (this.currentMode === 'blackhole') {
+      pair.silent = true;
       client.pause();
       return;
     }
     const upstream = connect(this.targetPort, this.targetHost);
     pair.upstream = upstream;
-    upstream.on('error', () => client.destroy());
-    upstream.once('close', () => client.destroy());
+    upstream.on('error', () => undefined);
+    upstream.once('close', () => {
+      if (!pair.silent) client.destroy();
+    });
     client.pipe(upstream);
     upstream.pipe(client);
   }
