@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -32,6 +33,10 @@ async function bootstrap(): Promise<void> {
     new NestLogger('Process').error(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`),
   );
   await app.listen(config.port, '0.0.0.0');
+  // Idle keep-alive connections outlive the gateway's (commonly 60 s), so it never reuses one we just closed.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   new NestLogger('Main').log(`listening on port ${config.port}; Swagger UI at /docs`);
 }
 
