@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build: compile with every dependency, run with production dependencies only, as a non-root user.
 
-ARG NODE_VERSION=20.20
+# Node 20 (>= 20.19, package.json engines); nestjs-pino 4 is the line that supports it.
+ARG NODE_VERSION=20
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
