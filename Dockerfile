@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build: compile with every dependency, run with production dependencies only, as a non-root user.
 
-# Node 20 (>= 20.19, package.json engines); nestjs-pino 4 is the line that supports it.
-ARG NODE_VERSION=20
+# Node 22 LTS (package.json engines: >= 20.19; CI and development machines run 20.19+).
+ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
