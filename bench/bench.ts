@@ -11,20 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
+import { freePort } from '../test/support/service-process';
 import { LoadResult, printTable, runLoad } from './load';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const N = Number(process.env.BENCH_REQUESTS ?? 4000);
 const ADMIN = 'bench-admin-token-0123456789';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {

@@ -17,13 +17,13 @@
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { SearchSubnamesDto } from '../src/subnames/dto/search-subnames.dto';
 import { toSubnameFilter } from '../src/subnames/search-filter';
+import { freePort } from '../test/support/service-process';
 import { buildSearchQuery } from '../src/subnames/subnames.repository';
 
 const DB_NAME = 'sns_search_bench';
@@ -191,17 +191,6 @@ async function seed(url: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------- service
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startService(url: string, dataDir: string): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();

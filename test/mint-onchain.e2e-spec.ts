@@ -7,21 +7,9 @@ import { AbiCoder, concat, getAddress, Interface, namehash, Signature, TypedData
 import request from 'supertest';
 import l1MintControllerAbi from '@thenamespace/mint-manager/dist/abi/l1-mint-controller-abi.json';
 import { compileContract } from './contracts/compile';
+import type { MintContent } from '../src/mint/mint-context';
 import { CallResult, Evm } from './contracts/evm';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
-
-interface Content {
-  label: string;
-  parentNode: string;
-  owner: string;
-  price: string;
-  fee: string;
-  paymentReceiver: string;
-  expiry: number;
-  signatureExpiry: number;
-  verifiedMinter: string;
-  fuses: number;
-}
 
 const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 const RECEIVER = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
@@ -94,13 +82,13 @@ describe('on chain: mint signatures pass a Solidity MintContext verifier in an E
       .post('/api/v1/mint')
       .send({ label: 'alice', parentName: 'oak.eth', minterAddress: minter, ...body })
       .expect(200);
-    return res.body as { content: Content; signature: string };
+    return res.body as { content: MintContent; signature: string };
   };
-  const total = (c: Content) => BigInt(c.price) + BigInt(c.fee);
+  const total = (c: MintContent) => BigInt(c.price) + BigInt(c.fee);
   /** Sends mint(ctx, sig, [], 0x) as a transaction; by default from the verified minter, now, paying price + fee. */
   const submit = (
     chain: number,
-    content: Content,
+    content: MintContent,
     signature: string,
     tx: { from?: string; timestamp?: number; value?: bigint } = {},
   ): Promise<CallResult> =>
@@ -141,7 +129,7 @@ describe('on chain: mint signatures pass a Solidity MintContext verifier in an E
   it('refuses the signature when any single content field is changed', async () => {
     const { content, signature } = await params();
     const other = Wallet.createRandom().address;
-    const changes: Partial<Content>[] = [
+    const changes: Partial<MintContent>[] = [
       { label: 'alicf' },
       { parentNode: namehash('pine.eth') },
       { owner: other },
