@@ -1,6 +1,7 @@
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { ADMIN_TOKEN } from './support/test-app';
+import { resetTestDatabase } from './support/test-database';
 
 /** Generous: with the short timeouts below a request needs about 2 s at worst to give up on the database. */
 const HANG_BOUND_MS = 10_000;
@@ -21,6 +22,7 @@ describe('PostgreSQL going away and coming back (service process behind a TCP pr
   let seq = 0;
 
   beforeAll(async () => {
+    await resetTestDatabase();
     const target = new URL(process.env.TEST_DATABASE_URL!);
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
     svc = await startServiceProcess({

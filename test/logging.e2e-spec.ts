@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { ADMIN_TOKEN } from './support/test-app';
+import { resetTestDatabase } from './support/test-database';
 
 const MAINNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
 const TESTNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
@@ -35,6 +36,7 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
   };
 
   beforeAll(async () => {
+    await resetTestDatabase();
     svc = await startServiceProcess({
       LOG_LEVEL: 'info',
       MINT_MAINNET_SIGNER_KEY: MAINNET_SIGNER_KEY,

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { ADMIN_TOKEN } from './support/test-app';
+import { resetTestDatabase } from './support/test-database';
 
 interface Held {
   /** Sends the rest of the body; resolves with the status and body of the answer. */
@@ -71,6 +72,8 @@ const exited = (svc: ServiceProcess) =>
   });
 
 describe('graceful shutdown on SIGTERM (service process)', () => {
+  beforeAll(() => resetTestDatabase());
+
   it('finishes every request in flight with its normal status, refuses new connections, closes the pool, exits 0', async () => {
     const svc = await startServiceProcess({ LOG_LEVEL: 'info', SHUTDOWN_GRACE_SECONDS: '20' });
     const key = await issueKey(svc);

@@ -51,12 +51,29 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return { url, drop };
 }
 
-/** Empties every table but the migrations, so each test file starts from nothing. */
-export async function resetDatabase(ds: DataSource): Promise<void> {
-  const tables: { tablename: string }[] = await ds.query(
+type Query = (sql: string) => Promise<{ tablename: string }[]>;
+
+async function truncateAll(query: Query): Promise<void> {
+  const tables = await query(
     `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
   );
   if (tables.length > 0) {
-    await ds.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+    await query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+  }
+}
+
+/** Empties every table but the migrations, so each test file starts from nothing. */
+export async function resetDatabase(ds: DataSource): Promise<void> {
+  await truncateAll((sql) => ds.query(sql));
+}
+
+/** The same, for test files that only start service processes: through a plain connection to the run's database. */
+export async function resetTestDatabase(): Promise<void> {
+  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await truncateAll(async (sql) => (await client.query<{ tablename: string }>(sql)).rows);
+  } finally {
+    await client.end();
   }
 }
