@@ -1,6 +1,16 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+/**
+ * In-memory Ethereum chains (@ethereumjs/vm) in the test's own process. @ethereumjs v10 depends on ESM-only
+ * @noble packages; test/support/jest-resolver.js and the jest transform patterns load their ESM builds.
+ */
+import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
+import {
+  bytesToHex,
+  createAddressFromString,
+  createZeroAddress,
+  hexToBytes,
+  type PrefixedHexString,
+} from '@ethereumjs/util';
+import { createVM, type VM } from '@ethereumjs/vm';
 
 export interface CallResult {
   success: boolean;
@@ -9,50 +19,56 @@ export interface CallResult {
   logs: { address: string; topics: string[]; data: string }[];
 }
 
-/** A test's handle on the in-memory chains of evm-host.ts (a child Node process; see there for why). */
-export class Evm {
-  private next = 0;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private stderr = '';
+type Block = NonNullable<Parameters<VM['evm']['runCall']>[0]['block']>;
 
-  private constructor(private readonly child: ChildProcess) {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const msg = JSON.parse(line) as { id: number; result?: unknown; error?: string };
-      const p = this.pending.get(msg.id);
-      this.pending.delete(msg.id);
-      if (msg.error !== undefined) p?.reject(new Error(msg.error));
-      else p?.resolve(msg.result);
-    });
-    child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
-    child.on('exit', (code) => {
-      for (const p of this.pending.values()) p.reject(new Error(`evm host exited with ${code}: ${this.stderr}`));
-      this.pending.clear();
-    });
-  }
+function block(timestamp: number): Block {
+  return {
+    header: {
+      number: 1n,
+      coinbase: createZeroAddress(),
+      timestamp: BigInt(timestamp),
+      difficulty: 0n,
+      prevRandao: new Uint8Array(32),
+      gasLimit: 30_000_000n,
+      baseFeePerGas: 0n,
+      getBlobGasPrice: () => 1n,
+    },
+  };
+}
+
+export class Evm {
+  private readonly chains: VM[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
 
   static start(): Evm {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'evm-host.ts')], {
-      cwd: join(__dirname, '..', '..'),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    return new Evm(child);
+    return new Evm();
   }
 
-  private request<T>(body: Record<string, unknown>): Promise<T> {
-    const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.child.stdin!.write(`${JSON.stringify({ id, ...body })}\n`);
-    });
+  /** One operation at a time, in the order the test asked, so state changes apply in that order. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** A fresh chain with this chain id (what the CHAINID opcode and so EIP-712 domains see). */
-  async chain(chainId: number): Promise<number> {
-    return (await this.request<{ chain: number }>({ op: 'chain', chainId })).chain;
+  chain(chainId: number): Promise<number> {
+    return this.serial(async () => {
+      const common = createCustomCommon({ chainId }, Mainnet, { hardfork: Hardfork.Prague });
+      this.chains.push(await createVM({ common }));
+      return this.chains.length - 1;
+    });
   }
 
-  async deploy(chain: number, from: string, data: string): Promise<string> {
-    return (await this.request<{ address: string }>({ op: 'deploy', chain, from, data })).address;
+  deploy(chain: number, from: string, data: string): Promise<string> {
+    return this.serial(async () => {
+      const result = await this.run(chain, { from, data, timestamp: Math.floor(Date.now() / 1000) });
+      if (result.execResult.exceptionError || !result.createdAddress) {
+        const reason = `${result.execResult.exceptionError?.error} ${bytesToHex(result.execResult.returnValue)}`;
+        throw new Error(`deployment failed: ${reason}`);
+      }
+      return result.createdAddress.toString();
+    });
   }
 
   /** Runs a transaction from `from` in a block with this timestamp; state changes persist. */
@@ -60,14 +76,37 @@ export class Evm {
     chain: number,
     tx: { from: string; to: string; data: string; value?: bigint; timestamp: number },
   ): Promise<CallResult> {
-    return this.request<CallResult>({ op: 'call', chain, ...tx, value: (tx.value ?? 0n).toString() });
+    return this.serial(async () => {
+      const { execResult } = await this.run(chain, tx);
+      return {
+        success: execResult.exceptionError === undefined,
+        error: execResult.exceptionError?.error,
+        returnData: bytesToHex(execResult.returnValue),
+        logs: (execResult.logs ?? []).map(([address, topics, data]) => ({
+          address: bytesToHex(address),
+          topics: topics.map((t) => bytesToHex(t)),
+          data: bytesToHex(data),
+        })),
+      };
+    });
   }
 
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.child.exitCode !== null) return resolve();
-      this.child.once('exit', () => resolve());
-      this.child.stdin!.end();
+  async stop(): Promise<void> {
+    await this.queue;
+  }
+
+  private run(chain: number, tx: { from: string; to?: string; data: string; value?: bigint; timestamp: number }) {
+    const vm = this.chains[chain];
+    if (!vm) throw new Error(`no chain ${chain}`);
+    return vm.evm.runCall({
+      caller: createAddressFromString(tx.from),
+      origin: createAddressFromString(tx.from),
+      to: tx.to ? createAddressFromString(tx.to) : undefined,
+      data: hexToBytes(tx.data as PrefixedHexString),
+      value: tx.value ?? 0n,
+      gasLimit: 10_000_000n,
+      skipBalance: true,
+      block: block(tx.timestamp),
     });
   }
 }
