@@ -14,6 +14,12 @@ const YEAR = 365 * 24 * 60 * 60;
 
 const mainnetKey = Wallet.createRandom();
 const testnetKey = Wallet.createRandom();
+/** The test signers, and a data folder of the test's own. */
+const signerEnv = () => ({
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'mint-e2e-')),
+  MINT_MAINNET_SIGNER_KEY: mainnetKey.privateKey,
+  MINT_TESTNET_SIGNER_KEY: testnetKey.privateKey,
+});
 
 describe('POST /api/v1/mint and /api/v1/minting-parameters', () => {
   let t: TestApp;
@@ -21,9 +27,7 @@ describe('POST /api/v1/mint and /api/v1/minting-parameters', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'mint-e2e-')),
-      MINT_MAINNET_SIGNER_KEY: mainnetKey.privateKey,
-      MINT_TESTNET_SIGNER_KEY: testnetKey.privateKey,
+      ...signerEnv(),
       MINT_SIGNATURE_TTL_SECONDS: '900',
     });
     apiKey = (await t.issueKey(['oak.eth', 'pine.eth'])).key;
@@ -287,9 +291,7 @@ describe('GET /api/v1/mint/estimate and /api/v1/minting-parameters/estimated', (
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'mint-e2e-')),
-      MINT_MAINNET_SIGNER_KEY: mainnetKey.privateKey,
-      MINT_TESTNET_SIGNER_KEY: testnetKey.privateKey,
+      ...signerEnv(),
     });
     await request(t.http)
       .put('/api/v1/admin/listings/mainnet/oak.eth')
@@ -389,9 +391,7 @@ describe('GET /api/v1/mint/signer', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'mint-e2e-')),
-      MINT_MAINNET_SIGNER_KEY: mainnetKey.privateKey,
-      MINT_TESTNET_SIGNER_KEY: testnetKey.privateKey,
+      ...signerEnv(),
       MINT_TESTNET_CHAIN_ID: '17000',
       MINT_TESTNET_CONTRACT: '0x000000000000000000000000000000000000dEaD',
     });
