@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getL1NamespaceContracts } from '@thenamespace/addresses';
 import { createMintClient, MintClient } from '@thenamespace/mint-manager';
 import { hexlify, toUtf8Bytes, verifyTypedData, Wallet } from 'ethers';
 import request from 'supertest';
@@ -11,9 +12,9 @@ import { ADMIN_TOKEN, createTestApp, testEnv } from './support/test-app';
 const MINTER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const OWNER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 const RECEIVER = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
-/** The L1 MintController addresses that the installed SDK (@thenamespace/addresses 1.0.15) sends mints to. */
-const SDK_MAINNET_CONTROLLER = '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad';
-const SDK_SEPOLIA_CONTROLLER = '0x313442ba3A0b12193787BD162f99Ed3C415F2886';
+/** The L1 MintController addresses that the installed SDK (@thenamespace/addresses) sends mints to. */
+const SDK_MAINNET_CONTROLLER = getL1NamespaceContracts(false).mintController;
+const SDK_SEPOLIA_CONTROLLER = getL1NamespaceContracts(true).mintController;
 
 const mainnetSigner = Wallet.createRandom();
 const testnetSigner = Wallet.createRandom();

@@ -403,12 +403,12 @@ describe('GET /api/v1/mint/signer', () => {
     expect(res.body).toEqual({
       address: mainnetKey.address,
       chainId: 1,
-      verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
+      verifyingContract: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad',
       domain: {
         name: 'namespace',
         version: '1',
         chainId: 1,
-        verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
+        verifyingContract: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad',
       },
       types: {
         MintContext: [

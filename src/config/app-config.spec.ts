@@ -1,3 +1,4 @@
+import { getL1NamespaceContracts } from '@thenamespace/addresses';
 import { ConfigError, loadConfig } from './app-config';
 
 describe(loadConfig.name, () => {
@@ -14,9 +15,15 @@ describe(loadConfig.name, () => {
     });
     expect(c.mint).toEqual({
       signatureTtlSeconds: 600,
-      mainnet: { chainId: 1, contract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886', signerKey: undefined },
-      testnet: { chainId: 11155111, contract: '0x1Ded316C799e1445894722F4C0FF2E6175d6AA8e', signerKey: undefined },
+      mainnet: { chainId: 1, contract: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad', signerKey: undefined },
+      testnet: { chainId: 11155111, contract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886', signerKey: undefined },
     });
+  });
+
+  it('defaults to the MintControllers that the public SDK (@thenamespace/addresses) sends mints to', () => {
+    const c = loadConfig({});
+    expect(c.mint.mainnet.contract).toBe(getL1NamespaceContracts(false).mintController);
+    expect(c.mint.testnet.contract).toBe(getL1NamespaceContracts(true).mintController);
   });
 
   it('reads and converts values', () => {

@@ -41,13 +41,13 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) MINT_SIGNATURE_TTL_SECONDS = 600;
   @Transform(toInt) @IsInt() @Min(1) MINT_MAINNET_CHAIN_ID = 1;
   @Matches(ADDRESS, { message: 'must be a 0x-prefixed 20-byte address' })
-  MINT_MAINNET_CONTRACT = '0x313442ba3A0b12193787BD162f99Ed3C415F2886';
+  MINT_MAINNET_CONTRACT = '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad';
   @IsOptional()
   @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
   MINT_MAINNET_SIGNER_KEY?: string;
   @Transform(toInt) @IsInt() @Min(1) MINT_TESTNET_CHAIN_ID = 11155111;
   @Matches(ADDRESS, { message: 'must be a 0x-prefixed 20-byte address' })
-  MINT_TESTNET_CONTRACT = '0x1Ded316C799e1445894722F4C0FF2E6175d6AA8e';
+  MINT_TESTNET_CONTRACT = '0x313442ba3A0b12193787BD162f99Ed3C415F2886';
   @IsOptional()
   @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
   MINT_TESTNET_SIGNER_KEY?: string;

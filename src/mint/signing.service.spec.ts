@@ -57,12 +57,12 @@ describe(SigningService.name, () => {
     expect(main).toEqual({
       address: new Wallet(MAINNET_KEY).address,
       chainId: 1,
-      verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
+      verifyingContract: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad',
       domain: {
         name: 'namespace',
         version: '1',
         chainId: 1,
-        verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
+        verifyingContract: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad',
       },
       types: MINT_CONTEXT_TYPES,
       primaryType: 'MintContext',
@@ -70,7 +70,7 @@ describe(SigningService.name, () => {
     expect(sut.info('testnet')).toMatchObject({
       address: new Wallet(TESTNET_KEY).address,
       chainId: 11155111,
-      verifyingContract: '0x1Ded316C799e1445894722F4C0FF2E6175d6AA8e',
+      verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
     });
     expect(JSON.stringify([main, sut.info('testnet')])).not.toContain(MAINNET_KEY.slice(2));
   });

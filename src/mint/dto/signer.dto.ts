@@ -14,14 +14,14 @@ class DomainResponse {
   @ApiProperty({ example: 'namespace' }) name: string;
   @ApiProperty({ example: '1' }) version: string;
   @ApiProperty({ example: 1 }) chainId: number;
-  @ApiProperty({ example: '0x313442ba3A0b12193787BD162f99Ed3C415F2886' }) verifyingContract: string;
+  @ApiProperty({ example: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad' }) verifyingContract: string;
 }
 
 export class SignerResponse {
   @ApiProperty({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', description: 'Address of the signer' })
   address: string;
   @ApiProperty({ example: 1 }) chainId: number;
-  @ApiProperty({ example: '0x313442ba3A0b12193787BD162f99Ed3C415F2886' }) verifyingContract: string;
+  @ApiProperty({ example: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad' }) verifyingContract: string;
   @ApiProperty({ type: DomainResponse }) domain: DomainResponse;
   @ApiProperty({
     type: 'object',
