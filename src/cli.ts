@@ -36,7 +36,11 @@ async function checked<T extends object>(cls: new () => T, plain: object): Promi
   const dto = plainToInstance(cls, plain);
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) {
-    throw new Error(flattenValidationErrors(errors).map((e) => `${e.field}: ${e.message}`).join('\n'));
+    throw new Error(
+      flattenValidationErrors(errors)
+        .map((e) => `${e.field}: ${e.message}`)
+        .join('\n'),
+    );
   }
   return dto;
 }
