@@ -7,7 +7,8 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MintModule } from './mint/mint.module';
-import { QuotaHttpModule } from './quota/quota-http.module';
+import { KeysModule } from './keys/keys.module';
+import { QuotaModule } from './quota/quota.module';
 import { SubnamesModule } from './subnames/subnames.module';
 import { ThrottleModule } from './throttle/throttle.module';
 
@@ -25,7 +26,8 @@ export class AppModule {
         MetricsModule,
         DatabaseModule,
         AuthModule,
-        QuotaHttpModule,
+        QuotaModule,
+        KeysModule,
         SubnamesModule,
         MintModule,
       ],

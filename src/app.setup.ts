@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
 import { FieldErrorDto, ProblemDto } from './common/problem';
 import { ProblemFilter } from './common/problem.filter';
+import { parseQuery } from './common/query';
 import { requestIdMiddleware } from './common/request-id';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -53,6 +54,7 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const filter = new ProblemFilter();
   app.set('trust proxy', config.trustProxy);
+  app.set('query parser', parseQuery);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   if (config.corsOrigin) app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });

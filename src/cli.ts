@@ -2,18 +2,16 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
-import { AuthModule } from './auth/auth.module';
-import { ApiKeysService } from './auth/api-keys.service';
-import { CreateApiKeyDto, UpdateApiKeyDto } from './auth/dto/api-key.dto';
-import { DomainError } from './common/errors';
-import { UuidParamPipe } from './common/uuid.pipe';
-import { flattenValidationErrors } from './common/validation.pipe';
+import { DomainError, ValidationFailedError } from './common/errors';
+import { IdParams } from './common/id-params.dto';
+import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { findRunningEmbeddedDatabase } from './database/embedded-database';
+import { CreateApiKeyDto, UpdateApiKeyDto } from './keys/dto/api-key.dto';
+import { KeysModule } from './keys/keys.module';
+import { KeysService } from './keys/keys.service';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -28,21 +26,18 @@ Uses DATABASE_URL, or else the embedded database in DATA_DIR (through the runnin
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule] };
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, KeysModule] };
   }
 }
 
+/** The HTTP routes' own validation (the global pipe), so the CLI accepts and refuses exactly what they do. */
 async function checked<T extends object>(cls: new () => T, plain: object): Promise<T> {
-  const dto = plainToInstance(cls, plain);
-  const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length > 0) {
-    throw new Error(
-      flattenValidationErrors(errors)
-        .map((e) => `${e.field}: ${e.message}`)
-        .join('\n'),
-    );
+  try {
+    return (await new AppValidationPipe().transform(plain, { type: 'body', metatype: cls })) as T;
+  } catch (e) {
+    if (!(e instanceof ValidationFailedError)) throw e;
+    throw new Error((e.errors ?? []).map((f) => `${f.field}: ${f.message}`).join('\n'));
   }
-  return dto;
 }
 
 function integer(value: string | undefined, flag: string): number | undefined {
@@ -76,7 +71,7 @@ async function run(argv: string[]): Promise<string> {
   }
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error', 'warn'] });
   try {
-    const keys = app.get(ApiKeysService);
+    const keys = app.get(KeysService);
     switch (command) {
       case 'create': {
         const dto = await checked(CreateApiKeyDto, {
@@ -99,20 +94,21 @@ async function run(argv: string[]): Promise<string> {
         return JSON.stringify(await keys.list(), null, 2);
       case 'update': {
         if (!id) throw new Error('keys update needs the key id');
-        new UuidParamPipe().transform(id);
+        const { id: keyId } = await checked(IdParams, { id });
         const dto = await checked(UpdateApiKeyDto, {
           name: values.name,
           parentNames: values.parent,
           quota: integer(values.quota, '--quota'),
           expiresAt: values['no-expiry'] ? null : values.expires,
         });
-        return JSON.stringify(await keys.update(id, dto), null, 2);
+        return JSON.stringify(await keys.update(keyId, dto), null, 2);
       }
-      case 'revoke':
+      case 'revoke': {
         if (!id) throw new Error('keys revoke needs the key id');
-        new UuidParamPipe().transform(id);
-        await keys.revoke(id);
-        return `revoked ${id}`;
+        const { id: keyId } = await checked(IdParams, { id });
+        await keys.revoke(keyId);
+        return `revoked ${keyId}`;
+      }
       default:
         return USAGE;
     }

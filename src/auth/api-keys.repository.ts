@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
 
 export interface NewApiKey {
@@ -11,38 +10,35 @@ export interface NewApiKey {
   expiresAt: Date | null;
 }
 
+export type ApiKeyChanges = Partial<Pick<ApiKeyEntity, 'name' | 'parentNames' | 'expiresAt'>>;
+
+/** The api_keys table through TypeORM's repository API; every method runs on the manager it is given. */
 @Injectable()
 export class ApiKeysRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  async insert(manager: EntityManager, key: NewApiKey): Promise<ApiKeyEntity> {
+  insert(manager: EntityManager, key: NewApiKey): Promise<ApiKeyEntity> {
     const repo = manager.getRepository(ApiKeyEntity);
     return repo.save(repo.create({ ...key, revokedAt: null }));
   }
 
-  findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
-    return this.dataSource.getRepository(ApiKeyEntity).findOneBy({ keyHash });
+  findByHash(manager: EntityManager, keyHash: string): Promise<ApiKeyEntity | null> {
+    return manager.getRepository(ApiKeyEntity).findOneBy({ keyHash });
   }
 
-  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<ApiKeyEntity | null> {
+  findById(manager: EntityManager, id: string): Promise<ApiKeyEntity | null> {
     return manager.getRepository(ApiKeyEntity).findOneBy({ id });
   }
 
-  listAll(): Promise<ApiKeyEntity[]> {
-    return this.dataSource.getRepository(ApiKeyEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  listAll(manager: EntityManager): Promise<ApiKeyEntity[]> {
+    return manager.getRepository(ApiKeyEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  async update(
-    manager: EntityManager,
-    id: string,
-    changes: Partial<Pick<ApiKeyEntity, 'name' | 'parentNames' | 'expiresAt'>>,
-  ): Promise<void> {
+  async update(manager: EntityManager, id: string, changes: ApiKeyChanges): Promise<void> {
     if (Object.keys(changes).length > 0) await manager.getRepository(ApiKeyEntity).update({ id }, changes);
   }
 
   /** Marks the key revoked once; a second revocation keeps the first time. */
-  async revoke(id: string): Promise<boolean> {
-    const result = await this.dataSource
+  async revoke(manager: EntityManager, id: string): Promise<boolean> {
+    const result = await manager
       .createQueryBuilder()
       .update(ApiKeyEntity)
       .set({ revokedAt: () => 'COALESCE(revoked_at, now())' })

@@ -1,13 +1,10 @@
 import { Module } from '@nestjs/common';
-import { QuotaModule } from '../quota/quota.module';
-import { AdminApiKeysController } from './admin-api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { AdminGuard, ApiKeyGuard } from './guards';
 
+/** Who is calling: the key store, the key guard and the admin guard. It depends on no feature module. */
 @Module({
-  imports: [QuotaModule],
-  controllers: [AdminApiKeysController],
   providers: [ApiKeysRepository, ApiKeysService, ApiKeyGuard, AdminGuard],
   exports: [ApiKeysService, ApiKeyGuard, AdminGuard],
 })

@@ -36,7 +36,7 @@ export class AdminGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
-    if (!this.expected) throw new NotFoundError('NOT_FOUND', `No route: ${req.method} ${req.path}`);
+    if (!this.expected) throw new NotFoundError(`No route: ${req.method} ${req.path}`);
     const given = header(req, 'x-admin-token');
     const digest = createHash('sha256')
       .update(given ?? '')

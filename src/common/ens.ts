@@ -74,3 +74,16 @@ export function nameHash(normalizedName: string): string {
 export function isSameOrUnder(name: string, ancestor: string): boolean {
   return name === ancestor || name.endsWith(`.${ancestor}`);
 }
+
+/**
+ * Labels are stored ENSIP-15 normalised, so a fragment is normalised the same way when it can be
+ * (`ALI` → `ali`, emoji lose FE0F); a fragment that is no valid name on its own (`a_b`, `50%`) is lower-cased.
+ */
+export function normalizeLabelFragment(raw: string): string {
+  if (raw === '') return '';
+  try {
+    return ensNormalize(raw);
+  } catch {
+    return raw.normalize('NFC').toLowerCase();
+  }
+}

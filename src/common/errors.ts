@@ -5,7 +5,11 @@ export interface FieldError {
   message: string;
 }
 
-/** Every error code of CONTRACT section 6 with its HTTP status and title. */
+/**
+ * The catalogue: every error code of CONTRACT section 6 with its HTTP status and title. A module throws its
+ * errors as DomainError subclasses declared in its own `*.errors.ts` (headers included), and the one
+ * problem filter turns any of them into RFC 9457 JSON.
+ */
 export const ERROR_CODES = {
   VALIDATION_FAILED: { status: HttpStatus.BAD_REQUEST, title: 'Validation failed' },
   UNAUTHORIZED: { status: HttpStatus.UNAUTHORIZED, title: 'Unauthorized' },
@@ -59,12 +63,14 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** A path that names nothing: an unknown route, or an item of the admin API that does not exist. */
 export class NotFoundError extends DomainError {
-  constructor(code: 'NOT_FOUND' | 'SUBNAME_NOT_FOUND' | 'LISTING_NOT_FOUND', detail: string) {
-    super(code, detail);
+  constructor(detail: string) {
+    super('NOT_FOUND', detail);
   }
 }
 
+/** The database cannot be reached; the client may try again after a few seconds. */
 export class ServiceUnavailableError extends DomainError {
   constructor(detail = 'The database is unreachable; try again shortly', retryAfterSeconds = 5) {
     super('SERVICE_UNAVAILABLE', detail, undefined, { 'Retry-After': String(retryAfterSeconds) });

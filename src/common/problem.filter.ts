@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { isDatabaseUnavailable } from '../database/database-errors';
-import { DomainError, ErrorCode, FieldError } from './errors';
+import { isDatabaseUnavailable } from './database-errors';
+import { DomainError, ErrorCode, FieldError, ServiceUnavailableError } from './errors';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem';
 import { requestIdOf } from './request-id';
 
@@ -76,11 +76,7 @@ export class ProblemFilter implements ExceptionFilter {
     }
     if (isDatabaseUnavailable(e)) {
       this.logger.warn(`database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`);
-      return {
-        code: 'SERVICE_UNAVAILABLE',
-        detail: 'The database is unreachable; try again shortly',
-        headers: { 'Retry-After': '5' },
-      };
+      return this.describe(new ServiceUnavailableError(), req);
     }
     this.logger.error(
       `unhandled error on ${req.method} ${req.path} [${requestIdOf(req)}]`,

@@ -91,16 +91,19 @@ export function canonicalAddress(coin: number, value: string): string {
   return coder.encode(bytes);
 }
 
+/**
+ * The canonical text of an address record's value for its coin, or throws with the reason. A value under an
+ * unknown coin is returned as given: the coin field carries that error.
+ */
+export function checkedAddress(coin: unknown, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) throw new Error('must be a non-empty string');
+  if (value.length > 512) throw new Error('must be at most 512 characters');
+  if (coinProblem(coin) !== null) return value;
+  return canonicalAddress(coin as number, value);
+}
+
 export function addressValueProblem(coin: unknown, value: unknown): string | null {
-  if (typeof value !== 'string' || value.length === 0) return 'must be a non-empty string';
-  if (value.length > 512) return 'must be at most 512 characters';
-  if (coinProblem(coin) !== null) return null; // the coin field carries the error
-  try {
-    canonicalAddress(coin as number, value);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
+  return problemOf(() => checkedAddress(coin, value));
 }
 
 // ---- owner ----
@@ -163,21 +166,31 @@ export function canonicalContenthash(input: string): string {
   return `${scheme}://${value}`;
 }
 
+/** A contenthash input's URI form, or throws with the reason. */
+export function checkedContenthash(value: unknown): string {
+  if (typeof value !== 'string') throw new Error('must be a string');
+  if (value.length > 1024) throw new Error('must be at most 1024 characters');
+  return canonicalContenthash(value);
+}
+
 export function contenthashProblem(value: unknown): string | null {
-  if (typeof value !== 'string') return 'must be a string';
-  if (value.length > 1024) return 'must be at most 1024 characters';
-  try {
-    canonicalContenthash(value);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
+  return problemOf(() => checkedContenthash(value));
 }
 
 /** Bytes of a stored contenthash URI, for on-chain style resolution. */
 export function contenthashBytes(uri: string): string {
   const [scheme, value] = uri.split('://');
   return `0x${encodeContenthash(SCHEME_CODEC[scheme], value)}`;
+}
+
+/** The message of what `fn` throws, or null when it does not throw. */
+function problemOf(fn: () => unknown): string | null {
+  try {
+    fn();
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 function safe<T>(fn: () => T): T | undefined {

@@ -9,7 +9,7 @@ import {
 import type { Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { RateLimitStorage } from '../throttle/rate-limit.storage';
-import { NoRateLimit } from '../throttle/no-rate-limit.decorator';
+import { NoRateLimit } from '../common/no-rate-limit.decorator';
 import { HealthResponse } from './health.dto';
 import { ShutdownService } from './shutdown.service';
 

@@ -1,4 +1,4 @@
-import { labelProblem } from '../common/ens';
+import { normalizeLabel } from '../common/ens';
 import { UINT256_LIMIT } from './pricing';
 
 /** ENS Name Wrapper fuse bits (ens-contracts INameWrapper.sol) that decide which fuse sets a mint can burn. */
@@ -52,13 +52,26 @@ export function lengthPricesProblem(value: unknown): string | null {
   return null;
 }
 
-/** Reserved labels: an array of ENS labels; each one normalised is what a mint is compared with. */
+/** Reserved labels: an array of ENS labels, handed over normalised without duplicates; or throws the reason. */
+export function canonicalReservedLabels(value: unknown): string[] {
+  if (!Array.isArray(value)) throw new Error('must be an array of labels');
+  if (value.length > MAX_RESERVED_LABELS) throw new Error(`must have at most ${MAX_RESERVED_LABELS} labels`);
+  const labels = value.map((label: unknown, i) => {
+    try {
+      if (typeof label !== 'string') throw new Error('must be a string');
+      return normalizeLabel(label);
+    } catch (e) {
+      throw new Error(`entry ${i} (${JSON.stringify(label)}) ${(e as Error).message}`);
+    }
+  });
+  return [...new Set(labels)];
+}
+
 export function reservedLabelsProblem(value: unknown): string | null {
-  if (!Array.isArray(value)) return 'must be an array of labels';
-  if (value.length > MAX_RESERVED_LABELS) return `must have at most ${MAX_RESERVED_LABELS} labels`;
-  for (const [i, label] of value.entries()) {
-    const problem = labelProblem(label);
-    if (problem) return `entry ${i} (${JSON.stringify(label)}) ${problem}`;
+  try {
+    canonicalReservedLabels(value);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
   }
-  return null;
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ListingEntity } from './listing.entity';
 import type { Network } from './mint-context';
 
@@ -54,11 +53,9 @@ function rowToEntity(r: ListingRow): ListingEntity {
 
 @Injectable()
 export class ListingsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
   /** Create-or-replace in one statement keyed by the unique (network, parent name). */
-  async upsert(w: ListingWrite): Promise<ListingEntity> {
-    const rows: ListingRow[] = await this.dataSource.query(
+  async upsert(manager: EntityManager, w: ListingWrite): Promise<ListingEntity> {
+    const rows: ListingRow[] = await manager.query(
       `INSERT INTO listings (network, parent_name, price, length_prices, fee, payment_receiver, expirable, fuses,
                              reserved_labels, active)
        VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9::text[], $10)
@@ -83,22 +80,22 @@ export class ListingsRepository {
     return rowToEntity(rows[0]);
   }
 
-  async findOne(network: Network, parentName: string): Promise<ListingEntity | null> {
-    const rows: ListingRow[] = await this.dataSource.query(
-      'SELECT * FROM listings WHERE network = $1 AND parent_name = $2',
-      [network, parentName],
-    );
+  async findOne(manager: EntityManager, network: Network, parentName: string): Promise<ListingEntity | null> {
+    const rows: ListingRow[] = await manager.query('SELECT * FROM listings WHERE network = $1 AND parent_name = $2', [
+      network,
+      parentName,
+    ]);
     return rows[0] ? rowToEntity(rows[0]) : null;
   }
 
-  async listAll(): Promise<ListingEntity[]> {
-    const rows: ListingRow[] = await this.dataSource.query('SELECT * FROM listings ORDER BY network, parent_name');
+  async listAll(manager: EntityManager): Promise<ListingEntity[]> {
+    const rows: ListingRow[] = await manager.query('SELECT * FROM listings ORDER BY network, parent_name');
     return rows.map(rowToEntity);
   }
 
-  async delete(network: Network, parentName: string): Promise<boolean> {
+  async delete(manager: EntityManager, network: Network, parentName: string): Promise<boolean> {
     // TypeORM's postgres driver answers a DELETE with [rows, rowCount].
-    const [, count]: [unknown[], number] = await this.dataSource.query(
+    const [, count]: [unknown[], number] = await manager.query(
       'DELETE FROM listings WHERE network = $1 AND parent_name = $2',
       [network, parentName],
     );

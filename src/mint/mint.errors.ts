@@ -1,7 +1,7 @@
-import { DomainError, NotFoundError } from '../common/errors';
+import { DomainError } from '../common/errors';
 import type { Network } from './mint-context';
 
-export class ListingNotFoundError extends NotFoundError {
+export class ListingNotFoundError extends DomainError {
   constructor(network: Network, parentName: string) {
     super('LISTING_NOT_FOUND', `${parentName} has no active listing on ${network}`);
   }

@@ -7,7 +7,10 @@ import type { ListingsService } from './listings.service';
 import { MINT_CONTEXT_TYPES, NO_EXPIRY } from './mint-context';
 import { ListingNotFoundError, SubnameReservedError, SubnameTakenError } from './mint.errors';
 import { buildContent, MintService } from './mint.service';
-import { SECONDS_PER_YEAR } from './pricing';
+import { quote, SECONDS_PER_YEAR } from './pricing';
+import { AppValidationPipe } from '../common/validation.pipe';
+import { EstimateQueryDto } from './dto/estimate.dto';
+import { MintRequestDto } from './dto/mint.dto';
 import { SigningService } from './signing.service';
 
 const MINTER = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
@@ -33,16 +36,29 @@ function listing(over: Partial<ListingEntity> = {}): ListingEntity {
   });
 }
 
-const input = (over: Partial<Parameters<typeof buildContent>[0]> = {}) => ({
-  listing: listing(),
-  label: 'alice',
-  parentName: 'oak.eth',
-  minterAddress: MINTER,
-  years: 1,
-  nowSeconds: NOW,
-  signatureTtlSeconds: 600,
-  ...over,
-});
+/** A content input as the service builds it: canonical addresses, and the quote of its listing, label and years. */
+const input = (
+  over: Partial<Omit<Parameters<typeof buildContent>[0], 'listing'>> & { listing?: ListingEntity } = {},
+) => {
+  const base = {
+    listing: listing(),
+    label: 'alice',
+    parentName: 'oak.eth',
+    minterAddress: MINTER_55,
+    years: 1,
+    nowSeconds: NOW,
+    signatureTtlSeconds: 600,
+    ...over,
+  };
+  return { ...base, quote: over.quote ?? quote(base.listing, base.label, base.years) };
+};
+
+const pipe = new AppValidationPipe();
+/** Bodies and queries as the global pipe hands them to the service: validated and canonical. */
+const mintBody = (body: object) =>
+  pipe.transform(body, { type: 'body', metatype: MintRequestDto }) as Promise<MintRequestDto>;
+const estimateQuery = (query: object) =>
+  pipe.transform(query, { type: 'query', metatype: EstimateQueryDto }) as Promise<EstimateQueryDto>;
 
 describe(buildContent.name, () => {
   it('fills every field of the contract table', () => {
@@ -60,8 +76,8 @@ describe(buildContent.name, () => {
     });
   });
 
-  it('uses the given owner, EIP-55', () => {
-    expect(buildContent(input({ owner: OWNER_55.toLowerCase() })).owner).toBe(OWNER_55);
+  it('uses the given owner', () => {
+    expect(buildContent(input({ owner: OWNER_55 })).owner).toBe(OWNER_55);
   });
 
   it('charges per year and expires after the years for an expirable listing (100 years)', () => {
@@ -97,8 +113,8 @@ describe(MintService.name, () => {
     taken = new Set();
   });
 
-  it('normalises, signs with the network signer and returns content the signature covers', async () => {
-    const { content, signature } = await sut.mintParameters(body);
+  it('takes the normalised body, signs with the network signer and returns content the signature covers', async () => {
+    const { content, signature } = await sut.mintParameters(await mintBody(body));
     expect(content.label).toBe('alice');
     expect(content.parentNode).toBe(OAK_NODE);
     expect(listings.findActive).toHaveBeenLastCalledWith('mainnet', 'oak.eth');
@@ -106,23 +122,23 @@ describe(MintService.name, () => {
   });
 
   it('asks for the testnet listing when isTestnet is true', async () => {
-    await sut.mintParameters({ ...body, isTestnet: true });
+    await sut.mintParameters(await mintBody({ ...body, isTestnet: true }));
     expect(listings.findActive).toHaveBeenLastCalledWith('testnet', 'oak.eth');
   });
 
   it('checks in order: listing, then reserved, then taken', async () => {
     stored = listing({ reservedLabels: ['alice'] });
     taken.add('alice.oak.eth');
-    await expect(sut.mintParameters(body)).rejects.toBeInstanceOf(SubnameReservedError);
+    await expect(sut.mintParameters(await mintBody(body))).rejects.toBeInstanceOf(SubnameReservedError);
     stored = listing();
-    await expect(sut.mintParameters(body)).rejects.toBeInstanceOf(SubnameTakenError);
+    await expect(sut.mintParameters(await mintBody(body))).rejects.toBeInstanceOf(SubnameTakenError);
     stored = null;
-    await expect(sut.mintParameters(body)).rejects.toBeInstanceOf(ListingNotFoundError);
+    await expect(sut.mintParameters(await mintBody(body))).rejects.toBeInstanceOf(ListingNotFoundError);
   });
 
   it('estimates with the same checks, reporting instead of refusing', async () => {
     stored = listing({ expirable: true, price: '1000000000000000000', fee: '50000000000000000' });
-    expect(await sut.estimate({ ...body, expiryInYears: 2 })).toEqual({
+    expect(await sut.estimate(await estimateQuery({ ...body, expiryInYears: 2 }))).toEqual({
       canMint: true,
       price: '2000000000000000000',
       fee: '100000000000000000',
@@ -133,12 +149,12 @@ describe(MintService.name, () => {
     });
     stored = listing({ reservedLabels: ['alice'] });
     taken.add('alice.oak.eth');
-    expect(await sut.estimate(body)).toMatchObject({
+    expect(await sut.estimate(await estimateQuery(body))).toMatchObject({
       canMint: false,
       validationErrors: ['SUBNAME_RESERVED', 'SUBNAME_TAKEN'],
     });
     stored = null;
-    expect(await sut.estimate(body)).toEqual({
+    expect(await sut.estimate(await estimateQuery(body))).toEqual({
       canMint: false,
       price: '0',
       fee: '0',
@@ -151,10 +167,12 @@ describe(MintService.name, () => {
 
   it('refuses years that would overflow uint256 with a 400 naming expiryInYears', async () => {
     stored = listing({ expirable: true, price: (2n ** 255n).toString() });
-    await expect(sut.mintParameters({ ...body, expiryInYears: 2 })).rejects.toBeInstanceOf(ValidationFailedError);
-    await expect(sut.estimate({ ...body, expiryInYears: 2 })).rejects.toMatchObject({
+    await expect(sut.mintParameters(await mintBody({ ...body, expiryInYears: 2 }))).rejects.toBeInstanceOf(
+      ValidationFailedError,
+    );
+    await expect(sut.estimate(await estimateQuery({ ...body, expiryInYears: 2 }))).rejects.toMatchObject({
       errors: [{ field: 'expiryInYears' }],
     });
-    await expect(sut.mintParameters({ ...body, expiryInYears: 1 })).resolves.toBeDefined();
+    await expect(sut.mintParameters(await mintBody({ ...body, expiryInYears: 1 }))).resolves.toBeDefined();
   });
 });

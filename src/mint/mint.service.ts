@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { formatEther, getAddress } from 'ethers';
-import { nameHash, normalizeLabel, normalizeName } from '../common/ens';
+import { formatEther } from 'ethers';
+import { nameHash } from '../common/ens';
 import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { SubnamesService } from '../subnames/subnames.service';
@@ -14,7 +14,7 @@ import { ListingNotFoundError, SubnameReservedError, SubnameTakenError } from '.
 import { fitsUint256, nameExpiry, quote, Quote } from './pricing';
 import { SigningService } from './signing.service';
 
-/** A request after normalisation: what the checks and the content are computed from. */
+/** A request as the checks and the content use it. */
 interface MintTarget {
   network: Network;
   label: string;
@@ -31,7 +31,9 @@ interface Evaluation {
 }
 
 export interface ContentInput {
-  listing: Pick<ListingEntity, 'price' | 'lengthPrices' | 'fee' | 'expirable' | 'paymentReceiver' | 'fuses'>;
+  listing: Pick<ListingEntity, 'expirable' | 'paymentReceiver' | 'fuses'>;
+  /** The price and fee the checks computed for this label and these years. */
+  quote: Quote;
   label: string;
   parentName: string;
   minterAddress: string;
@@ -41,19 +43,18 @@ export interface ContentInput {
   signatureTtlSeconds: number;
 }
 
-/** The signed content of CONTRACT section 4, from a listing and a normalised request. */
+/** The signed content of CONTRACT section 4, from a listing and a request the pipe made canonical (EIP-55). */
 export function buildContent(i: ContentInput): MintContent {
-  const q = quote(i.listing, i.label, i.years);
   return {
     label: i.label,
     parentNode: nameHash(i.parentName),
-    owner: getAddress(i.owner ?? i.minterAddress),
-    price: q.price.toString(),
-    fee: q.fee.toString(),
-    paymentReceiver: getAddress(i.listing.paymentReceiver),
+    owner: i.owner ?? i.minterAddress,
+    price: i.quote.price.toString(),
+    fee: i.quote.fee.toString(),
+    paymentReceiver: i.listing.paymentReceiver,
     expiry: nameExpiry(i.listing.expirable, i.years, i.nowSeconds),
     signatureExpiry: i.nowSeconds + i.signatureTtlSeconds,
-    verifiedMinter: getAddress(i.minterAddress),
+    verifiedMinter: i.minterAddress,
     fuses: i.listing.fuses,
   };
 }
@@ -74,12 +75,13 @@ export class MintService {
   /** Checks in the contract's order (listing 404, reserved 409, taken 409), then signs the content. */
   async mintParameters(dto: MintRequestDto): Promise<MintParametersResponse> {
     const target = this.target(dto);
-    const { listing, errors } = await this.evaluate(target);
+    const { listing, quote: q, errors } = await this.evaluate(target);
     if (!listing) throw new ListingNotFoundError(target.network, target.parentName);
     if (errors.includes('SUBNAME_RESERVED')) throw new SubnameReservedError(target.label, target.parentName);
     if (errors.includes('SUBNAME_TAKEN')) throw new SubnameTakenError(target.fullName);
     const content = buildContent({
       listing,
+      quote: q,
       label: target.label,
       parentName: target.parentName,
       minterAddress: dto.minterAddress,
@@ -109,14 +111,13 @@ export class MintService {
     return this.signer.info(networkOf(isTestnet));
   }
 
+  /** The DTO's label and parent come normalised from the pipe. */
   private target(req: { label: string; parentName: string; expiryInYears?: number; isTestnet?: boolean }): MintTarget {
-    const label = normalizeLabel(req.label);
-    const parentName = normalizeName(req.parentName);
     return {
       network: networkOf(req.isTestnet),
-      label,
-      parentName,
-      fullName: `${label}.${parentName}`,
+      label: req.label,
+      parentName: req.parentName,
+      fullName: `${req.label}.${req.parentName}`,
       years: req.expiryInYears ?? 1,
     };
   }

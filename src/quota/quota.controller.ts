@@ -17,6 +17,6 @@ export class QuotaController {
   @ApiOkResponse({ type: QuotaResponse })
   @ApiProblems()
   get(@CurrentApiKey() key: AuthenticatedKey): Promise<QuotaResponse> {
-    return this.quota.view(key.id);
+    return this.quota.current(key.id);
   }
 }

@@ -1,19 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { KeyQuotaEntity } from './key-quota.entity';
+import { EntityManager } from 'typeorm';
 
 export interface QuotaState {
   limit: number;
   used: number;
 }
 
+/** The key_quotas table, in raw SQL; every method runs on the manager it is given. */
 @Injectable()
 export class QuotaRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
   async create(manager: EntityManager, apiKeyId: string, limit: number): Promise<void> {
-    await manager.getRepository(KeyQuotaEntity).insert({ apiKeyId, limit, used: 0 });
+    await manager.query('INSERT INTO key_quotas (api_key_id, quota_limit, used) VALUES ($1, $2, 0)', [apiKeyId, limit]);
   }
 
   /**
@@ -32,22 +29,24 @@ export class QuotaRepository {
     return rows[0] ?? null;
   }
 
-  async find(apiKeyId: string, manager: EntityManager = this.dataSource.manager): Promise<QuotaState | null> {
-    const row = await manager.getRepository(KeyQuotaEntity).findOneBy({ apiKeyId });
-    return row ? { limit: row.limit, used: row.used } : null;
+  async find(manager: EntityManager, apiKeyId: string): Promise<QuotaState | null> {
+    const rows: QuotaState[] = await manager.query(
+      'SELECT quota_limit AS "limit", used FROM key_quotas WHERE api_key_id = $1',
+      [apiKeyId],
+    );
+    return rows[0] ?? null;
   }
 
-  async findMany(apiKeyIds: string[]): Promise<Map<string, QuotaState>> {
+  async findMany(manager: EntityManager, apiKeyIds: string[]): Promise<Map<string, QuotaState>> {
     if (apiKeyIds.length === 0) return new Map();
-    const rows = await this.dataSource
-      .getRepository(KeyQuotaEntity)
-      .createQueryBuilder('q')
-      .where('q.api_key_id IN (:...ids)', { ids: apiKeyIds })
-      .getMany();
-    return new Map(rows.map((r) => [r.apiKeyId, { limit: r.limit, used: r.used }]));
+    const rows: (QuotaState & { id: string })[] = await manager.query(
+      'SELECT api_key_id AS id, quota_limit AS "limit", used FROM key_quotas WHERE api_key_id = ANY($1::uuid[])',
+      [apiKeyIds],
+    );
+    return new Map(rows.map((r) => [r.id, { limit: r.limit, used: r.used }]));
   }
 
   async setLimit(manager: EntityManager, apiKeyId: string, limit: number): Promise<void> {
-    await manager.getRepository(KeyQuotaEntity).update({ apiKeyId }, { limit });
+    await manager.query('UPDATE key_quotas SET quota_limit = $2 WHERE api_key_id = $1', [apiKeyId, limit]);
   }
 }

@@ -1,31 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { DomainError } from '../common/errors';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { quotaRefusals } from '../metrics/metrics';
+import { QuotaExceededError, QuotaView } from './quota.errors';
 import { QuotaRepository, QuotaState } from './quota.repository';
 
-export class QuotaExceededError extends DomainError {
-  constructor(state: QuotaState) {
-    super('QUOTA_EXCEEDED', `This API key has used all ${state.limit} subname creations it is allowed`, undefined, {
-      'X-Quota-Limit': String(state.limit),
-      'X-Quota-Remaining': '0',
-    });
-  }
-}
-
-export interface QuotaView {
-  limit: number;
-  used: number;
-  remaining: number;
-}
+export type { QuotaView } from './quota.errors';
 
 export function toQuotaView(state: QuotaState): QuotaView {
   return { limit: state.limit, used: state.used, remaining: Math.max(0, state.limit - state.used) };
 }
 
+const NO_QUOTA: QuotaState = { limit: 0, used: 0 };
+
+/** Creations allowed per API key: opened when a key is issued, charged in the writer's transaction. */
 @Injectable()
 export class QuotaService {
-  constructor(private readonly quotas: QuotaRepository) {}
+  constructor(
+    private readonly quotas: QuotaRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   open(manager: EntityManager, apiKeyId: string, limit: number): Promise<void> {
     return this.quotas.create(manager, apiKeyId, limit);
@@ -36,16 +30,21 @@ export class QuotaService {
     const charged = await this.quotas.charge(manager, apiKeyId);
     if (charged) return toQuotaView(charged);
     quotaRefusals.inc();
-    throw new QuotaExceededError((await this.quotas.find(apiKeyId, manager)) ?? { limit: 0, used: 0 });
+    throw new QuotaExceededError(((await this.quotas.find(manager, apiKeyId)) ?? NO_QUOTA).limit);
   }
 
-  async view(apiKeyId: string, manager?: EntityManager): Promise<QuotaView> {
-    return toQuotaView((await this.quotas.find(apiKeyId, manager)) ?? { limit: 0, used: 0 });
+  async view(manager: EntityManager, apiKeyId: string): Promise<QuotaView> {
+    return toQuotaView((await this.quotas.find(manager, apiKeyId)) ?? NO_QUOTA);
   }
 
-  async viewMany(apiKeyIds: string[]): Promise<Map<string, QuotaView>> {
-    const states = await this.quotas.findMany(apiKeyIds);
-    return new Map([...states].map(([id, s]) => [id, toQuotaView(s)]));
+  /** Outside any transaction: what GET /quota and the admin listing show. */
+  current(apiKeyId: string): Promise<QuotaView> {
+    return this.view(this.dataSource.manager, apiKeyId);
+  }
+
+  async currentMany(apiKeyIds: string[]): Promise<Map<string, QuotaView>> {
+    const states = await this.quotas.findMany(this.dataSource.manager, apiKeyIds);
+    return new Map(apiKeyIds.map((id) => [id, toQuotaView(states.get(id) ?? NO_QUOTA)]));
   }
 
   setLimit(manager: EntityManager, apiKeyId: string, limit: number): Promise<void> {

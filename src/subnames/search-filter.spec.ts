@@ -1,8 +1,14 @@
+import { normalizeLabelFragment } from '../common/ens';
+import { AppValidationPipe } from '../common/validation.pipe';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
-import { normalizeLabelFragment, toSubnameFilter } from './search-filter';
+import { toSubnameFilter } from './search-filter';
 
-function dto(fields: Partial<SearchSubnamesDto>): SearchSubnamesDto {
-  return Object.assign(new SearchSubnamesDto(), fields);
+/** The DTO as the global pipe hands it over: validated and canonical. */
+function dto(fields: Record<string, unknown>): Promise<SearchSubnamesDto> {
+  return new AppValidationPipe().transform(fields, {
+    type: 'body',
+    metatype: SearchSubnamesDto,
+  }) as Promise<SearchSubnamesDto>;
 }
 
 describe(normalizeLabelFragment.name, () => {
@@ -21,17 +27,19 @@ describe(normalizeLabelFragment.name, () => {
 });
 
 describe(toSubnameFilter.name, () => {
-  it('normalises and merges parentName and parentNames, each parent once, in the order given', () => {
-    expect(toSubnameFilter(dto({ parentName: 'Oak.ETH', parentNames: ['pine.eth', 'oak.eth', 'PINE.eth'] }))).toEqual({
+  it('normalises and merges parentName and parentNames, each parent once, in the order given', async () => {
+    expect(
+      toSubnameFilter(await dto({ parentName: 'Oak.ETH', parentNames: ['pine.eth', 'oak.eth', 'PINE.eth'] })),
+    ).toEqual({
       parentNames: ['oak.eth', 'pine.eth'],
     });
-    expect(toSubnameFilter(dto({ parentNames: ['Team.Oak.eth'] }))).toEqual({ parentNames: ['team.oak.eth'] });
+    expect(toSubnameFilter(await dto({ parentNames: ['Team.Oak.eth'] }))).toEqual({ parentNames: ['team.oak.eth'] });
   });
 
-  it('lower-cases the owner and the label fragment; keeps metadata', () => {
+  it('lower-cases the owner and the label fragment; keeps metadata', async () => {
     expect(
       toSubnameFilter(
-        dto({
+        await dto({
           parentName: 'oak.eth',
           labelSearch: 'ALI',
           owner: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
@@ -46,8 +54,8 @@ describe(toSubnameFilter.name, () => {
     });
   });
 
-  it('drops filters that match everything: an empty labelSearch, an empty metadata object', () => {
-    expect(toSubnameFilter(dto({ parentName: 'oak.eth', labelSearch: '', metadata: {} }))).toEqual({
+  it('drops filters that match everything: an empty labelSearch, an empty metadata object', async () => {
+    expect(toSubnameFilter(await dto({ parentName: 'oak.eth', labelSearch: '', metadata: {} }))).toEqual({
       parentNames: ['oak.eth'],
     });
   });

@@ -1,5 +1,3 @@
-import { ensNormalize } from 'ethers';
-import { normalizeName } from '../common/ens';
 import type { SearchSubnamesDto } from './dto/search-subnames.dto';
 import type { RecordMap } from './subname.entity';
 
@@ -19,26 +17,12 @@ export interface PageWindow {
   offset: number;
 }
 
-/**
- * Labels are stored ENSIP-15 normalised, so a fragment is normalised the same way when it can be
- * (`ALI` → `ali`, emoji lose FE0F); a fragment that is no valid name on its own (`a_b`, `50%`) is lower-cased.
- */
-export function normalizeLabelFragment(raw: string): string {
-  if (raw === '') return '';
-  try {
-    return ensNormalize(raw);
-  } catch {
-    return raw.normalize('NFC').toLowerCase();
-  }
-}
-
-/** The DTO has been validated; this derives the canonical filter. */
+/** The pipe handed the DTO over canonical (names normalised, fragment and owner folded); this assembles the filter. */
 export function toSubnameFilter(dto: SearchSubnamesDto): SubnameFilter {
   const parents = [...(dto.parentName !== undefined ? [dto.parentName] : []), ...(dto.parentNames ?? [])];
-  const filter: SubnameFilter = { parentNames: [...new Set(parents.map((n) => normalizeName(n)))] };
-  const fragment = dto.labelSearch === undefined ? '' : normalizeLabelFragment(dto.labelSearch);
-  if (fragment !== '') filter.labelSearch = fragment;
-  if (dto.owner !== undefined) filter.owner = dto.owner.toLowerCase();
+  const filter: SubnameFilter = { parentNames: [...new Set(parents)] };
+  if (dto.labelSearch !== undefined && dto.labelSearch !== '') filter.labelSearch = dto.labelSearch;
+  if (dto.owner !== undefined) filter.owner = dto.owner;
   if (dto.metadata !== undefined && Object.keys(dto.metadata).length > 0) filter.metadata = { ...dto.metadata };
   return filter;
 }

@@ -1,45 +1,24 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeyAuth, CurrentApiKey } from '../auth/decorators';
 import { ApiProblems } from '../common/openapi';
+import { quotaHeaders } from '../quota/quota.errors';
 import { CreateSubnameDto } from './dto/create-subname.dto';
-import {
-  DEFAULT_PAGE_SIZE,
-  ListSubnamesQueryDto,
-  MAX_PAGE,
-  MAX_PAGE_SIZE,
-  MAX_PARENT_NAMES,
-  SearchSubnamesDto,
-} from './dto/search-subnames.dto';
+import { ListSubnamesQueryDto, SearchSubnamesDto } from './dto/search-subnames.dto';
+import { SubnameParams } from './dto/subname-params.dto';
 import { SubnamePageResponse } from './dto/subname-page.response';
 import { SubnameResponse } from './dto/subname.response';
-import { ListQuery, ListQueryValidationPipe } from './list-query';
 import { SubnamesService, WriteResult } from './subnames.service';
 
 const SEARCH_PROBLEMS: [number, string][] = [
   [400, 'A bad filter or page: each bad field is named in errors[] (neither parentName nor parentNames names both)'],
 ];
-const FULL_NAME_PARAM = ApiParam({
-  name: 'fullName',
-  example: 'alice.oak.eth',
-  description: 'Full name of the subname; ENSIP-15 normalised before lookup (Alice.OAK.eth finds alice.oak.eth)',
-});
-
 /** Status and quota headers of a successful write. */
 function sendWrite(res: Response, result: WriteResult): SubnameResponse {
   res.status(result.created ? 201 : 200);
-  res.setHeader('X-Quota-Limit', String(result.quota.limit));
-  res.setHeader('X-Quota-Remaining', String(result.quota.remaining));
+  res.set(quotaHeaders(result.quota));
   return result.subname;
 }
 
@@ -87,73 +66,25 @@ export class SubnamesController {
     summary: 'List subnames (no key needed): the search, with its filters as query parameters',
     description:
       'The same filters, order and answer as POST /subnames/search. parentNames: comma-separated or repeated. ' +
-      'metadata: metadata[key]=value per key (deepObject), or metadata=<JSON object>.',
-  })
-  // Swagger lists these bottom-up: size is declared first so that parentName comes first.
-  @ApiQuery({
-    name: 'size',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-  })
-  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } })
-  @ApiQuery({
-    name: 'metadata',
-    required: false,
-    style: 'deepObject',
-    explode: true,
-    schema: { type: 'object', additionalProperties: { type: 'string' }, example: { tier: 'gold' } },
-    description: 'metadata[tier]=gold (one parameter per key), or metadata={"tier":"gold"}',
-  })
-  @ApiQuery({
-    name: 'owner',
-    required: false,
-    schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
-    example: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
-    description: 'Owner address in any letter case',
-  })
-  @ApiQuery({
-    name: 'labelSearch',
-    required: false,
-    type: String,
-    example: 'ali',
-    description: 'Case-insensitive substring of the label; % and _ are literal',
-  })
-  @ApiQuery({
-    name: 'parentNames',
-    required: false,
-    type: String,
-    isArray: true,
-    style: 'form',
-    explode: false,
-    example: ['oak.eth', 'pine.eth'],
-    description: `Comma-separated (oak.eth,pine.eth) or repeated; up to ${MAX_PARENT_NAMES}`,
-  })
-  @ApiQuery({
-    name: 'parentName',
-    required: false,
-    type: String,
-    example: 'oak.eth',
-    description: 'Exact parent name; this or parentNames is required',
+      'metadata: metadata[key]=value per key, or metadata=<JSON object>.',
   })
   @ApiOkResponse({ type: SubnamePageResponse, description: 'One page of the matching subnames and their total' })
   @ApiProblems(...SEARCH_PROBLEMS)
-  list(@ListQuery(new ListQueryValidationPipe()) query: ListSubnamesQueryDto): Promise<SubnamePageResponse> {
+  list(@Query() query: ListSubnamesQueryDto): Promise<SubnamePageResponse> {
     return this.subnames.search(query);
   }
 
   @Get(':fullName')
-  @FULL_NAME_PARAM
   @ApiOperation({ summary: 'Read a subname by full name (normalised before lookup)' })
   @ApiOkResponse({ type: SubnameResponse, description: 'The subname' })
   @ApiProblems([400, 'Not a valid ENS name'], [404, 'SUBNAME_NOT_FOUND'])
-  find(@Param('fullName') fullName: string): Promise<SubnameResponse> {
+  find(@Param() { fullName }: SubnameParams): Promise<SubnameResponse> {
     return this.subnames.findOrFail(fullName);
   }
 
   @Delete(':fullName')
   @HttpCode(204)
   @ApiKeyAuth()
-  @FULL_NAME_PARAM
   @ApiOperation({
     summary: 'Delete a subname',
     description: 'The name can be created again afterwards; that creation uses quota again (deletes give none back).',
@@ -164,7 +95,7 @@ export class SubnamesController {
     [403, 'FORBIDDEN_PARENT: the name lies outside the key scope'],
     [404, 'SUBNAME_NOT_FOUND'],
   )
-  remove(@CurrentApiKey() key: AuthenticatedKey, @Param('fullName') fullName: string): Promise<void> {
+  remove(@CurrentApiKey() key: AuthenticatedKey, @Param() { fullName }: SubnameParams): Promise<void> {
     return this.subnames.remove(key, fullName);
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { PageWindow, SubnameFilter } from './search-filter';
 import { RecordMap, SubnameEntity } from './subname.entity';
 
@@ -149,10 +148,9 @@ export function buildSearchQuery(f: SubnameFilter, window: PageWindow): { sql: s
   return { sql, params };
 }
 
+/** The subnames table, in raw SQL with one row mapper; every method runs on the manager it is given. */
 @Injectable()
 export class SubnamesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
   /**
    * Create-or-update in one statement keyed by the unique full name. Concurrent writers of one new name
    * meet at the unique index: one inserts, the others wait for it and update. `inserted` tells which.
@@ -180,20 +178,24 @@ export class SubnamesRepository {
     return { entity: rowToEntity(rows[0]), inserted: rows[0].inserted === true };
   }
 
-  async findByFullName(fullName: string): Promise<SubnameEntity | null> {
-    const rows: SubnameRow[] = await this.dataSource.query('SELECT * FROM subnames WHERE full_name = $1', [fullName]);
+  async findByFullName(manager: EntityManager, fullName: string): Promise<SubnameEntity | null> {
+    const rows: SubnameRow[] = await manager.query('SELECT * FROM subnames WHERE full_name = $1', [fullName]);
     return rows[0] ? rowToEntity(rows[0]) : null;
   }
 
-  async existsByFullName(fullName: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM subnames WHERE full_name = $1', [fullName]);
+  async existsByFullName(manager: EntityManager, fullName: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query('SELECT 1 FROM subnames WHERE full_name = $1', [fullName]);
     return rows.length > 0;
   }
 
   /** One page of the subnames that match, in creation order (then id), and how many match in all. */
-  async searchPage(filter: SubnameFilter, window: PageWindow): Promise<{ items: SubnameEntity[]; totalItems: number }> {
+  async searchPage(
+    manager: EntityManager,
+    filter: SubnameFilter,
+    window: PageWindow,
+  ): Promise<{ items: SubnameEntity[]; totalItems: number }> {
     const { sql, params } = buildSearchQuery(filter, window);
-    const rows: (Partial<SubnameRow> & { total_items: string })[] = await this.dataSource.query(sql, params);
+    const rows: (Partial<SubnameRow> & { total_items: string })[] = await manager.query(sql, params);
     return {
       totalItems: Number(rows[0]?.total_items ?? 0),
       items: rows.filter((r) => r.id !== null && r.id !== undefined).map((r) => rowToEntity(r as SubnameRow)),
@@ -201,9 +203,9 @@ export class SubnamesRepository {
   }
 
   /** True when a row was deleted. */
-  async deleteByFullName(fullName: string): Promise<boolean> {
+  async deleteByFullName(manager: EntityManager, fullName: string): Promise<boolean> {
     // For DELETE the postgres driver answers [rows, affectedCount].
-    const [, affected]: [unknown[], number] = await this.dataSource.query('DELETE FROM subnames WHERE full_name = $1', [
+    const [, affected]: [unknown[], number] = await manager.query('DELETE FROM subnames WHERE full_name = $1', [
       fullName,
     ]);
     return affected > 0;

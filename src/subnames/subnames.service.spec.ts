@@ -1,14 +1,21 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { DomainError, NotFoundError, ValidationFailedError } from '../common/errors';
+import { DomainError } from '../common/errors';
+import * as ens from '../common/ens';
+import * as records from '../common/records';
+import { AppValidationPipe } from '../common/validation.pipe';
 import type { QuotaService } from '../quota/quota.service';
+import { CreateSubnameDto } from './dto/create-subname.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnameEntity } from './subname.entity';
-import type { SubnamesRepository } from './subnames.repository';
+import { SubnameNotFoundError } from './subnames.errors';
+import type { SubnamesRepository, SubnameWrite } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
 
 const KEY: AuthenticatedKey = { id: 'k1', keyPrefix: 'sns_abcdefgh', parentNames: ['oak.eth'] };
+const MANAGER = {} as EntityManager;
+const pipe = new AppValidationPipe();
 
 function entity(fullName: string): SubnameEntity {
   const [label, ...parent] = fullName.split('.');
@@ -31,22 +38,95 @@ function entity(fullName: string): SubnameEntity {
 }
 
 describe(SubnamesService.name, () => {
-  let repository: { searchPage: jest.Mock; deleteByFullName: jest.Mock };
+  let repository: { searchPage: jest.Mock; deleteByFullName: jest.Mock; upsert: jest.Mock };
+  let quota: { charge: jest.Mock; view: jest.Mock };
   let sut: SubnamesService;
 
   beforeEach(() => {
-    repository = { searchPage: jest.fn(), deleteByFullName: jest.fn() };
+    repository = { searchPage: jest.fn(), deleteByFullName: jest.fn(), upsert: jest.fn() };
+    quota = { charge: jest.fn(async () => ({ limit: 10, used: 1, remaining: 9 })), view: jest.fn() };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
-    sut = new SubnamesService(repository as unknown as SubnamesRepository, keys, {} as QuotaService, {} as DataSource);
+    const dataSource = {
+      manager: MANAGER,
+      transaction: (work: (m: EntityManager) => Promise<unknown>) => work(MANAGER),
+    } as unknown as DataSource;
+    sut = new SubnamesService(
+      repository as unknown as SubnamesRepository,
+      keys,
+      quota as unknown as QuotaService,
+      dataSource,
+    );
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  describe('upsert', () => {
+    const body = {
+      parentName: 'OAK.eth',
+      label: 'Alice',
+      addresses: [
+        { coin: 60, value: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed' },
+        { coin: 0, value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      ],
+      owner: '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359',
+      contenthash: 'ipfs://bafybeibj6lixxzqtsb45ysdjnupvqkufgdvzqbnvmhw2kf7cfkesy7r7d4',
+    };
+
+    it('normalises a create body exactly once, in the pipe; the service stores it as handed over', async () => {
+      const label = jest.spyOn(ens, 'normalizeLabel');
+      const name = jest.spyOn(ens, 'normalizeName');
+      const address = jest.spyOn(records, 'checkedAddress');
+      const contenthash = jest.spyOn(records, 'checkedContenthash');
+      repository.upsert.mockImplementation(async (_m: EntityManager, w: SubnameWrite) => ({
+        entity: entity(w.fullName),
+        inserted: true,
+      }));
+
+      const dto = (await pipe.transform(body, { type: 'body', metatype: CreateSubnameDto })) as CreateSubnameDto;
+      const result = await sut.upsert(KEY, dto);
+
+      expect(label).toHaveBeenCalledTimes(1);
+      expect(name).toHaveBeenCalledTimes(1);
+      expect(address).toHaveBeenCalledTimes(2);
+      expect(contenthash).toHaveBeenCalledTimes(1);
+      const write = repository.upsert.mock.calls[0][1] as SubnameWrite;
+      expect(write).toMatchObject({
+        fullName: 'alice.oak.eth',
+        parentName: 'oak.eth',
+        label: 'alice',
+        namehash: ens.nameHash('alice.oak.eth'),
+        addresses: { '60': '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0': body.addresses[1].value },
+        owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+        contenthash: body.contenthash,
+      });
+      expect(result).toMatchObject({ created: true, quota: { remaining: 9 } });
+      expect(quota.charge).toHaveBeenCalledWith(MANAGER, KEY.id);
+    });
+
+    it('checks the scope before writing', async () => {
+      const dto = (await pipe.transform(
+        { ...body, parentName: 'pine.eth' },
+        { type: 'body', metatype: CreateSubnameDto },
+      )) as CreateSubnameDto;
+      await expect(sut.upsert(KEY, dto)).rejects.toMatchObject({ code: 'FORBIDDEN_PARENT' });
+      expect(repository.upsert).not.toHaveBeenCalled();
+    });
   });
 
   describe('search', () => {
     it('turns page and size into a window and maps the rows to Subnames', async () => {
       repository.searchPage.mockResolvedValue({ items: [entity('alice.oak.eth')], totalItems: 15 });
-      const dto = Object.assign(new SearchSubnamesDto(), { parentName: 'OAK.eth', page: 3, size: 7 });
+      const dto = (await pipe.transform(
+        { parentName: 'OAK.eth', page: 3, size: 7 },
+        { type: 'body', metatype: SearchSubnamesDto },
+      )) as SearchSubnamesDto;
       const page = await sut.search(dto);
-      expect(repository.searchPage).toHaveBeenCalledWith({ parentNames: ['oak.eth'] }, { limit: 7, offset: 14 });
+      expect(repository.searchPage).toHaveBeenCalledWith(
+        MANAGER,
+        { parentNames: ['oak.eth'] },
+        { limit: 7, offset: 14 },
+      );
       expect(page).toMatchObject({ page: 3, size: 7, totalItems: 15 });
       expect(page.items).toHaveLength(1);
       expect(page.items[0]).toMatchObject({ fullName: 'alice.oak.eth', addresses: { eth: expect.any(String) } });
@@ -54,16 +134,16 @@ describe(SubnamesService.name, () => {
   });
 
   describe('remove', () => {
-    it('deletes the normalised name', async () => {
+    it('deletes the name as the path DTO handed it over', async () => {
       repository.deleteByFullName.mockResolvedValue(true);
-      await sut.remove(KEY, 'Alice.OAK.eth');
-      expect(repository.deleteByFullName).toHaveBeenCalledWith('alice.oak.eth');
+      await sut.remove(KEY, 'alice.oak.eth');
+      expect(repository.deleteByFullName).toHaveBeenCalledWith(MANAGER, 'alice.oak.eth');
     });
 
     it('404 SUBNAME_NOT_FOUND when nothing was deleted', async () => {
       repository.deleteByFullName.mockResolvedValue(false);
       await expect(sut.remove(KEY, 'bob.oak.eth')).rejects.toMatchObject({
-        constructor: NotFoundError,
+        constructor: SubnameNotFoundError,
         code: 'SUBNAME_NOT_FOUND',
       });
     });
@@ -72,13 +152,6 @@ describe(SubnamesService.name, () => {
       const error = await sut.remove(KEY, 'bob.oakk.eth').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainError);
       expect((error as DomainError).code).toBe('FORBIDDEN_PARENT');
-      expect(repository.deleteByFullName).not.toHaveBeenCalled();
-    });
-
-    it('400 naming fullName for a name that is not a subname', async () => {
-      const error = await sut.remove(KEY, 'oak.eth').catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ValidationFailedError);
-      expect((error as ValidationFailedError).errors).toEqual([{ field: 'fullName', message: expect.any(String) }]);
       expect(repository.deleteByFullName).not.toHaveBeenCalled();
     });
   });

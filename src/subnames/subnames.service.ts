@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { getAddress } from 'ethers';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { nameHash, NameError, normalizeLabel, normalizeName } from '../common/ens';
-import { NotFoundError, ValidationFailedError } from '../common/errors';
-import { canonicalAddress, canonicalContenthash } from '../common/records';
+import { nameHash } from '../common/ens';
 import { QuotaService, QuotaView } from '../quota/quota.service';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
@@ -14,6 +11,7 @@ import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response'
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
 import { RecordMap } from './subname.entity';
+import { SubnameNotFoundError } from './subnames.errors';
 import { SubnamesRepository, SubnameWrite } from './subnames.repository';
 
 export interface WriteResult {
@@ -27,14 +25,37 @@ function toMap<T>(entries: T[] | undefined, key: (e: T) => string, value: (e: T)
   return Object.fromEntries(entries.map((e) => [key(e), value(e)]));
 }
 
-/** Normalises a full name from a path; a subname has at least three labels. */
-export function normalizeFullName(raw: string, field = 'fullName'): string {
-  try {
-    return normalizeName(raw, 3);
-  } catch (e) {
-    if (e instanceof NameError) throw new ValidationFailedError([{ field, message: e.message }]);
-    throw e;
-  }
+/**
+ * The stored form of a create-or-update body. The pipe has already normalised and canonicalised every value
+ * (label, parent, addresses, owner, contenthash), so this only arranges them: nothing is normalised twice.
+ */
+export function toSubnameWrite(createdBy: string, dto: CreateSubnameDto): SubnameWrite {
+  const fullName = `${dto.label}.${dto.parentName}`;
+  return {
+    fullName,
+    parentName: dto.parentName,
+    label: dto.label,
+    namehash: nameHash(fullName),
+    createdBy,
+    texts: toMap(
+      dto.texts,
+      (t) => t.key,
+      (t) => t.value,
+    ),
+    addresses: toMap(
+      dto.addresses,
+      (a) => String(a.coin),
+      (a) => a.value,
+    ),
+    metadata: toMap(
+      dto.metadata,
+      (m) => m.key,
+      (m) => m.value,
+    ),
+    owner: dto.owner,
+    contenthash: dto.contenthash,
+    ttl: dto.ttl,
+  };
 }
 
 @Injectable()
@@ -48,30 +69,30 @@ export class SubnamesService {
 
   /** Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction. */
   async upsert(key: AuthenticatedKey, dto: CreateSubnameDto): Promise<WriteResult> {
-    const write = this.toWrite(key, dto);
-    this.keys.authorize(key, write.parentName);
+    this.keys.authorize(key, dto.parentName);
+    const write = toSubnameWrite(key.id, dto);
     return this.dataSource.transaction(async (manager) => {
       const { entity, inserted } = await this.subnames.upsert(manager, write);
-      const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(key.id, manager);
+      const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
       return { subname: toSubnameResponse(entity), created: inserted, quota };
     });
   }
 
-  async findOrFail(rawFullName: string): Promise<SubnameResponse> {
-    const fullName = normalizeFullName(rawFullName);
-    const entity = await this.subnames.findByFullName(fullName);
-    if (!entity) throw new NotFoundError('SUBNAME_NOT_FOUND', `No subname ${fullName}`);
+  /** `fullName` comes normalised from the path DTO. */
+  async findOrFail(fullName: string): Promise<SubnameResponse> {
+    const entity = await this.subnames.findByFullName(this.dataSource.manager, fullName);
+    if (!entity) throw new SubnameNotFoundError(fullName);
     return toSubnameResponse(entity);
   }
 
   /** Whether an offchain subname of this normalised full name exists (the mint refuses to sign one). */
   exists(fullName: string): Promise<boolean> {
-    return this.subnames.existsByFullName(fullName);
+    return this.subnames.existsByFullName(this.dataSource.manager, fullName);
   }
 
   /** Search and list: both routes land here. Stable order (creation time, then id), so pages never overlap. */
   async search(dto: SearchSubnamesDto): Promise<SubnamePageResponse> {
-    const { items, totalItems } = await this.subnames.searchPage(toSubnameFilter(dto), {
+    const { items, totalItems } = await this.subnames.searchPage(this.dataSource.manager, toSubnameFilter(dto), {
       limit: dto.size,
       offset: (dto.page - 1) * dto.size,
     });
@@ -79,46 +100,10 @@ export class SubnamesService {
   }
 
   /** Deletes a subname the key may write; the quota unit its creation took is not given back. */
-  async remove(key: AuthenticatedKey, rawFullName: string): Promise<void> {
-    const fullName = normalizeFullName(rawFullName);
+  async remove(key: AuthenticatedKey, fullName: string): Promise<void> {
     this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
-    if (!(await this.subnames.deleteByFullName(fullName))) {
-      throw new NotFoundError('SUBNAME_NOT_FOUND', `No subname ${fullName}`);
+    if (!(await this.subnames.deleteByFullName(this.dataSource.manager, fullName))) {
+      throw new SubnameNotFoundError(fullName);
     }
-  }
-
-  /** The DTO has been validated; this derives the canonical stored forms. */
-  private toWrite(key: AuthenticatedKey, dto: CreateSubnameDto): SubnameWrite {
-    const parentName = normalizeName(dto.parentName);
-    const label = normalizeLabel(dto.label);
-    const fullName = `${label}.${parentName}`;
-    return {
-      fullName,
-      parentName,
-      label,
-      namehash: nameHash(fullName),
-      createdBy: key.id,
-      texts: toMap(
-        dto.texts,
-        (t) => t.key,
-        (t) => t.value,
-      ),
-      addresses: toMap(
-        dto.addresses,
-        (a) => String(a.coin),
-        (a) => canonicalAddress(a.coin, a.value),
-      ),
-      metadata: toMap(
-        dto.metadata,
-        (m) => m.key,
-        (m) => m.value,
-      ),
-      owner: dto.owner === undefined || dto.owner === null ? dto.owner : getAddress(dto.owner),
-      contenthash:
-        dto.contenthash === undefined || dto.contenthash === null
-          ? dto.contenthash
-          : canonicalContenthash(dto.contenthash),
-      ttl: dto.ttl,
-    };
   }
 }

@@ -13,9 +13,9 @@ import {
 import type { ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
 import type { Request, Response } from 'express';
 import { ApiKeyGuard } from '../auth/guards';
-import { DomainError } from '../common/errors';
 import { rateLimited } from '../metrics/metrics';
-import { IP_LIMIT, KEY_LIMIT } from './rate-limit.constants';
+import { IP_LIMIT, KEY_LIMIT } from '../common/rate-limit.constants';
+import { RateLimitedError } from './throttle.errors';
 
 /** The tracker of an API key: a digest (the raw key is never stored, sent to Redis or logged). */
 export function keyTracker(token: string): string {
@@ -64,11 +64,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     }
     rateLimited.inc({ limit: throttler.name });
     const scope = byKey ? 'API key' : 'client address';
-    throw new DomainError(
-      'RATE_LIMITED',
+    throw new RateLimitedError(
       `More than ${limit} requests in ${Math.round(ttl / 1000)} s from this ${scope}; retry in ${count.timeToBlockExpire} s`,
-      undefined,
-      { ...headers, 'Retry-After': String(count.timeToBlockExpire) },
+      count.timeToBlockExpire,
+      headers,
     );
   }
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
-import { IP_LIMIT, KEY_LIMIT } from './rate-limit.constants';
+import { IP_LIMIT, KEY_LIMIT } from '../common/rate-limit.constants';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStorage } from './rate-limit.storage';
 

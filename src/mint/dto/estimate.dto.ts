@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsEnsLabel, IsEnsName, IsEvmAddress } from '../../common/validators';
 import { MAX_YEARS } from '../pricing';
-import { QueryBoolean, QueryInteger } from './query-transforms';
+import { QueryBoolean, QueryInteger } from '../../common/query';
 
 const isGiven = (_: object, v: unknown) => v !== undefined;
 
@@ -12,15 +12,11 @@ export type MintValidationError = (typeof MINT_VALIDATION_ERRORS)[number];
 /** Query of GET /mint/estimate and GET /minting-parameters/estimated. */
 export class EstimateQueryDto {
   @ApiProperty({ example: 'alice' })
-  @IsString()
-  @Length(1, 255)
-  @IsEnsLabel()
+  @IsEnsLabel({ length: [1, 255] })
   label: string;
 
   @ApiProperty({ example: 'oak.eth' })
-  @IsString()
-  @Length(1, 255)
-  @IsEnsName(2)
+  @IsEnsName(2, { length: [1, 255] })
   parentName: string;
 
   @ApiPropertyOptional({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', description: 'Checked when given' })

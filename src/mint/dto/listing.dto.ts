@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsString, Length, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, ValidateIf } from 'class-validator';
 import { nameHash } from '../../common/ens';
-import { IsEnsName, IsEvmAddress, satisfies } from '../../common/validators';
-import { fusesProblem, lengthPricesProblem, reservedLabelsProblem, weiProblem } from '../listing-rules';
+import { canonical, IsEnsName, IsEvmAddress, satisfies } from '../../common/validators';
+import { canonicalReservedLabels, fusesProblem, lengthPricesProblem, weiProblem } from '../listing-rules';
 import type { ListingEntity } from '../listing.entity';
 import { Network, NETWORKS } from '../mint-context';
 
@@ -16,9 +16,7 @@ export class ListingParams {
   network: Network;
 
   @ApiProperty({ example: 'oak.eth', description: 'Parent name; normalised (ENSIP-15) before use' })
-  @IsString()
-  @Length(1, 255)
-  @IsEnsName(2)
+  @IsEnsName(2, { length: [1, 255] })
   parentName: string;
 }
 
@@ -62,7 +60,7 @@ export class PutListingDto {
 
   @ApiPropertyOptional({ type: [String], example: ['admin', 'www'], maxItems: 1000 })
   @ValidateIf(isGiven)
-  @satisfies('isReservedLabels', reservedLabelsProblem)
+  @canonical('isReservedLabels', canonicalReservedLabels)
   reservedLabels?: string[];
 
   @ApiPropertyOptional({ example: true, default: true, description: 'Only active listings can be minted from' })
@@ -119,9 +117,7 @@ export class SdkListingParams {
   network: string;
 
   @ApiProperty({ example: 'oak.eth' })
-  @IsString()
-  @Length(1, 255)
-  @IsEnsName(2)
+  @IsEnsName(2, { length: [1, 255] })
   name: string;
 }
 

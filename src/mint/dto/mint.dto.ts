@@ -1,22 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsEnsLabel, IsEnsName, IsEvmAddress } from '../../common/validators';
 import { MAX_YEARS } from '../pricing';
 
 const isGiven = (_: object, v: unknown) => v !== undefined;
 
-/** Body of POST /mint and POST /minting-parameters. */
+/** Body of POST /mint and POST /minting-parameters; the pipe hands it over normalised and EIP-55. */
 export class MintRequestDto {
   @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255, description: 'Normalised (ENSIP-15) before use' })
-  @IsString()
-  @Length(1, 255)
-  @IsEnsLabel()
+  @IsEnsLabel({ length: [1, 255] })
   label: string;
 
   @ApiProperty({ example: 'oak.eth', minLength: 1, maxLength: 255 })
-  @IsString()
-  @Length(1, 255)
-  @IsEnsName(2)
+  @IsEnsName(2, { length: [1, 255] })
   parentName: string;
 
   @ApiProperty({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', description: 'Must send the mint transaction' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, ValidateIf } from 'class-validator';
-import { QueryBoolean } from './query-transforms';
+import { QueryBoolean } from '../../common/query';
 
 export class SignerQueryDto {
   @ApiPropertyOptional({ example: false, default: false, type: Boolean, description: '`true` or `false`' })

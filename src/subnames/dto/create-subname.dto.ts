@@ -1,17 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_RECORDS, MAX_TTL } from '../../common/records';
 import {
   HasUniqueEntries,
@@ -58,18 +47,18 @@ export class MetadataRecordDto {
   value: string;
 }
 
-/** Body of POST /subnames; a left-out field keeps its stored value, null clears an optional scalar. */
+/**
+ * Body of POST /subnames; a left-out field keeps its stored value, null clears an optional scalar. Once the
+ * pipe has built it, every value is canonical: label and parentName ENSIP-15 normalised, address values in
+ * their coin's canonical text (EIP-55 for EVM chains), owner EIP-55, contenthash as its URI.
+ */
 export class CreateSubnameDto {
   @ApiProperty({ example: 'oak.eth', minLength: 7, maxLength: 255 })
-  @IsString()
-  @Length(7, 255)
-  @IsEnsName(2)
+  @IsEnsName(2, { length: [7, 255] })
   parentName: string;
 
   @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255 })
-  @IsString()
-  @Length(1, 255)
-  @IsEnsLabel()
+  @IsEnsLabel({ length: [1, 255] })
   label: string;
 
   @ApiPropertyOptional({

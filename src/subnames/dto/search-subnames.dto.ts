@@ -1,14 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidationArguments } from 'class-validator';
-import { nameProblem } from '../../common/ens';
 import { MAX_RECORDS, metadataKeyProblem, recordValueProblem } from '../../common/records';
-import { satisfies } from '../../common/validators';
+import { toInteger, toList, toObject } from '../../common/query';
+import { normalizeLabelFragment } from '../../common/ens';
+import { canonical, IsEnsName, IsEnsNameList, satisfies } from '../../common/validators';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
-/** Keeps (page - 1) * size a safe integer for PostgreSQL's OFFSET. */
-export const MAX_PAGE = 2_147_483_647;
+/** The deepest result a search reads: page × size at most this (deeper reading is what export is for). */
+export const MAX_RESULT_WINDOW = 10_000;
+export const MAX_PAGE = MAX_RESULT_WINDOW;
 export const MAX_PARENT_NAMES = 100;
 export const MAX_LABEL_SEARCH = 255;
 
@@ -16,45 +18,27 @@ const MIN_PARENT_LABELS = 2;
 
 type SearchShape = { parentName?: unknown; parentNames?: unknown };
 
-function parentNameProblem(value: unknown, args: ValidationArguments): string | null {
-  if (value === undefined) {
-    return (args.object as SearchShape).parentNames === undefined ? 'is required unless parentNames is given' : null;
-  }
-  if (typeof value !== 'string') return 'must be a string';
-  if (value.length < 1 || value.length > 255) return 'must be 1 to 255 characters';
-  return nameProblem(value, MIN_PARENT_LABELS);
+/** One of parentName / parentNames is required. */
+function requiredUnless(other: keyof SearchShape) {
+  return (value: unknown, args: ValidationArguments): string | null =>
+    value === undefined && (args.object as SearchShape)[other] === undefined
+      ? `is required unless ${other} is given`
+      : null;
 }
 
-function parentNamesProblem(value: unknown, args: ValidationArguments): string | null {
-  if (value === undefined) {
-    return (args.object as SearchShape).parentName === undefined ? 'is required unless parentName is given' : null;
-  }
-  if (!Array.isArray(value)) return 'must be an array of parent names';
-  if (value.length === 0) return 'must contain at least one parent name';
-  if (value.length > MAX_PARENT_NAMES) return `must contain at most ${MAX_PARENT_NAMES} parent names`;
-  for (const [i, name] of value.entries()) {
-    if (typeof name !== 'string') return `[${i}] must be a string`;
-    if (name.length < 1 || name.length > 255) return `[${i}] must be 1 to 255 characters`;
-    const problem = nameProblem(name, MIN_PARENT_LABELS);
-    if (problem) return `[${i}] ${problem}`;
-  }
-  return null;
-}
-
-function labelSearchProblem(value: unknown): string | null {
-  if (value === undefined) return null;
-  if (typeof value !== 'string') return 'must be a string';
-  if (value.length > MAX_LABEL_SEARCH) return `must be at most ${MAX_LABEL_SEARCH} characters`;
-  return null;
+/** Labels are stored normalised, so the fragment is folded the same way. */
+function labelFragment(value: unknown): string {
+  if (typeof value !== 'string') throw new Error('must be a string');
+  if (value.length > MAX_LABEL_SEARCH) throw new Error(`must be at most ${MAX_LABEL_SEARCH} characters`);
+  return normalizeLabelFragment(value);
 }
 
 /** Any letter case: the filter compares lower-cased, so no EIP-55 checksum is demanded of it. */
-function ownerFilterProblem(value: unknown): string | null {
-  if (value === undefined) return null;
+function ownerFilter(value: unknown): string {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) {
-    return 'must be a 0x-prefixed 20-byte hex address (any letter case)';
+    throw new Error('must be a 0x-prefixed 20-byte hex address (any letter case)');
   }
-  return null;
+  return value.toLowerCase();
 }
 
 function metadataFilterProblem(value: unknown): string | null {
@@ -81,105 +65,99 @@ function pageProblem(max: number, what: string) {
   };
 }
 
-/**
- * Body of POST /subnames/search. Every given filter must hold; parent names and the owner are normalised
- * (ENSIP-15, lower case) before matching. Order: creation time, then id.
- */
-export class SearchSubnamesDto {
-  @ApiPropertyOptional({
-    example: 'oak.eth',
-    maxLength: 255,
-    description: 'Exact parent name (ENSIP-15 normalised). One of parentName / parentNames is required.',
-  })
-  @satisfies('isParentNameFilter', parentNameProblem)
-  parentName?: string;
-
-  @ApiPropertyOptional({
-    type: [String],
-    example: ['oak.eth', 'pine.eth'],
-    maxItems: MAX_PARENT_NAMES,
-    description: 'Several exact parent names; with parentName as well, subnames of any of them match.',
-  })
-  @satisfies('isParentNamesFilter', parentNamesProblem)
-  parentNames?: string[];
-
-  @ApiPropertyOptional({
-    example: 'ali',
-    maxLength: MAX_LABEL_SEARCH,
-    description: 'Case-insensitive substring of the label; % and _ are literal characters. Empty matches all.',
-  })
-  @satisfies('isLabelSearch', labelSearchProblem)
-  labelSearch?: string;
-
-  @ApiPropertyOptional({
-    example: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
-    pattern: '^0x[0-9a-fA-F]{40}$',
-    description: 'Owner address in any letter case',
-  })
-  @satisfies('isOwnerFilter', ownerFilterProblem)
-  owner?: string;
-
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    example: { tier: 'gold' },
-    description: 'Every given key must be present in the metadata with exactly this value',
-  })
-  @satisfies('isMetadataFilter', metadataFilterProblem)
-  metadata?: Record<string, string>;
-
-  @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: MAX_PAGE, default: 1 })
-  @satisfies('isPage', pageProblem(MAX_PAGE, `from 1 to ${MAX_PAGE}`))
-  page: number = 1;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    example: DEFAULT_PAGE_SIZE,
-    minimum: 1,
-    maximum: MAX_PAGE_SIZE,
-    default: DEFAULT_PAGE_SIZE,
-  })
-  @satisfies('isPageSize', pageProblem(MAX_PAGE_SIZE, `from 1 to ${MAX_PAGE_SIZE}`))
-  size: number = DEFAULT_PAGE_SIZE;
+/** page × size ≤ MAX_RESULT_WINDOW, reported on page once both are integers in range. */
+function windowProblem(value: unknown, args: ValidationArguments): string | null {
+  const size = (args.object as { size?: unknown }).size;
+  if (typeof value !== 'number' || typeof size !== 'number' || pageProblem(MAX_PAGE_SIZE, '')(size) !== null)
+    return null;
+  return value * size > MAX_RESULT_WINDOW
+    ? `times size must be at most ${MAX_RESULT_WINDOW} (page ${value} × size ${size}); read deeper with the export`
+    : null;
 }
 
-/** A decimal integer string becomes a number; anything else is left for the validator to refuse. */
-const toInteger = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
-
-/** `parentNames=a.eth,b.eth`, repeated `parentNames=a.eth&parentNames=b.eth`, or both. */
-const toNameList = ({ value }: { value: unknown }): unknown => {
-  if (typeof value === 'string') return value.split(',');
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-    return (value as string[]).flatMap((v) => v.split(','));
-  }
-  return value;
-};
-
-/** `metadata={"tier":"gold"}` (JSON); `metadata[tier]=gold` arrives already gathered into an object. */
-const toMetadata = ({ value }: { value: unknown }): unknown => {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-};
+/** Query values are strings: the list query converts them (no implicit conversion) before the same checks. */
+const fromQuery = (convert: (value: unknown) => unknown, query: boolean): PropertyDecorator =>
+  query ? Transform(({ value }: { value: unknown }) => convert(value)) : () => undefined;
 
 /**
- * Query parameters of GET /subnames: the same filters as the search body, given as strings and converted
- * here (the global pipe converts nothing implicitly).
+ * The search filters, as a JSON body (POST /subnames/search) or as query parameters (GET /subnames), where
+ * each value is first converted from its string form. Every given filter must hold; parent names are
+ * handed over ENSIP-15 normalised. Order: creation time, then id.
  */
-export class ListSubnamesQueryDto extends SearchSubnamesDto {
-  @Transform(toNameList)
-  override parentNames?: string[] = undefined;
+function searchFilters(query: boolean) {
+  class SearchFilters {
+    @ApiPropertyOptional({
+      example: 'oak.eth',
+      maxLength: 255,
+      description: 'Exact parent name (ENSIP-15 normalised). One of parentName / parentNames is required.',
+    })
+    @IsEnsName(MIN_PARENT_LABELS, { length: [1, 255], optional: true })
+    @satisfies('isParentNameGiven', requiredUnless('parentNames'))
+    parentName?: string;
 
-  @Transform(toMetadata)
-  override metadata?: Record<string, string> = undefined;
+    @ApiPropertyOptional({
+      type: [String],
+      example: ['oak.eth', 'pine.eth'],
+      maxItems: MAX_PARENT_NAMES,
+      description: query
+        ? `Comma-separated (oak.eth,pine.eth) or repeated; up to ${MAX_PARENT_NAMES}. With parentName as well, subnames of any of them match.`
+        : 'Several exact parent names; with parentName as well, subnames of any of them match.',
+    })
+    @fromQuery(toList, query)
+    @IsEnsNameList(MIN_PARENT_LABELS, [1, MAX_PARENT_NAMES], { length: [1, 255], optional: true })
+    @satisfies('isParentNamesGiven', requiredUnless('parentName'))
+    parentNames?: string[];
 
-  @Transform(toInteger)
-  override page: number = 1;
+    @ApiPropertyOptional({
+      example: 'ali',
+      maxLength: MAX_LABEL_SEARCH,
+      description: 'Case-insensitive substring of the label; % and _ are literal characters. Empty matches all.',
+    })
+    @canonical('isLabelSearch', labelFragment, { optional: true })
+    labelSearch?: string;
 
-  @Transform(toInteger)
-  override size: number = DEFAULT_PAGE_SIZE;
+    @ApiPropertyOptional({
+      example: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+      pattern: '^0x[0-9a-fA-F]{40}$',
+      description: 'Owner address in any letter case',
+    })
+    @canonical('isOwnerFilter', ownerFilter, { optional: true })
+    owner?: string;
+
+    @ApiPropertyOptional({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      example: { tier: 'gold' },
+      description: query
+        ? 'metadata[tier]=gold (one parameter per key), or metadata={"tier":"gold"}; every given key must hold exactly this value'
+        : 'Every given key must be present in the metadata with exactly this value',
+    })
+    @fromQuery(toObject, query)
+    @satisfies('isMetadataFilter', metadataFilterProblem)
+    metadata?: Record<string, string>;
+
+    @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: MAX_PAGE, default: 1 })
+    @fromQuery(toInteger, query)
+    @satisfies('isPage', pageProblem(MAX_PAGE, `from 1 to ${MAX_PAGE}`))
+    @satisfies('isWithinResultWindow', windowProblem)
+    page: number = 1;
+
+    @ApiPropertyOptional({
+      type: 'integer',
+      example: DEFAULT_PAGE_SIZE,
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+    })
+    @fromQuery(toInteger, query)
+    @satisfies('isPageSize', pageProblem(MAX_PAGE_SIZE, `from 1 to ${MAX_PAGE_SIZE}`))
+    size: number = DEFAULT_PAGE_SIZE;
+  }
+  return SearchFilters;
 }
+
+/** Body of POST /subnames/search. */
+export class SearchSubnamesDto extends searchFilters(false) {}
+
+/** Query of GET /subnames: the same filters as strings (metadata also as metadata[key]=value). */
+export class ListSubnamesQueryDto extends searchFilters(true) {}

@@ -1,16 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/openapi';
-import { UuidParamPipe } from '../common/uuid.pipe';
-import { ApiKeysService } from './api-keys.service';
-import { AdminAuth } from './decorators';
+import { AdminAuth } from '../auth/decorators';
+import { IdParams } from '../common/id-params.dto';
+import { KeysService } from './keys.service';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, UpdateApiKeyDto } from './dto/api-key.dto';
 
 @ApiTags('admin')
 @AdminAuth()
 @Controller('admin/api-keys')
 export class AdminApiKeysController {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(private readonly keys: KeysService) {}
 
   @Post()
   @ApiOperation({ summary: 'Issue an API key (the key is shown only in this response)' })
@@ -32,7 +32,7 @@ export class AdminApiKeysController {
   @ApiOperation({ summary: 'Change a key: name, parent names, quota, expiry' })
   @ApiOkResponse({ type: ApiKeyResponse })
   @ApiProblems([400, 'Invalid body or id'])
-  update(@Param('id', UuidParamPipe) id: string, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyResponse> {
+  update(@Param() { id }: IdParams, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyResponse> {
     return this.keys.update(id, dto);
   }
 
@@ -41,7 +41,7 @@ export class AdminApiKeysController {
   @ApiOperation({ summary: 'Revoke a key; it is refused from then on' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiProblems([400, 'Invalid id'])
-  revoke(@Param('id', UuidParamPipe) id: string): Promise<void> {
+  revoke(@Param() { id }: IdParams): Promise<void> {
     return this.keys.revoke(id);
   }
 }

@@ -1,20 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  Min,
-  ValidateIf,
-} from 'class-validator';
-import { IsEnsName } from '../../common/validators';
+import { IsInt, isISO8601, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { canonical, IsEnsNameList } from '../../common/validators';
 
 const MAX_QUOTA = 2147483647;
+const MAX_PARENT_NAMES = 100;
+
+/** An ISO 8601 date-time, handed over as a Date. */
+const IsDate = () =>
+  canonical('isDate', (raw) => {
+    const date = typeof raw === 'string' && isISO8601(raw, { strict: true }) ? new Date(raw) : undefined;
+    if (!date || Number.isNaN(date.getTime())) throw new Error('must be a valid ISO 8601 date string');
+    return date;
+  });
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'wallet-team', minLength: 1, maxLength: 100 })
@@ -26,11 +23,7 @@ export class CreateApiKeyDto {
     example: ['oak.eth'],
     description: 'Parent names the key may write under (and every name below them)',
   })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @IsEnsName(2, { each: true })
+  @IsEnsNameList(2, [1, MAX_PARENT_NAMES], { length: [1, 255] })
   parentNames: string[];
 
   @ApiPropertyOptional({ example: 2000, description: 'Creations allowed; default SUBNAME_QUOTA_DEFAULT' })
@@ -40,10 +33,16 @@ export class CreateApiKeyDto {
   @Max(MAX_QUOTA)
   quota?: number;
 
-  @ApiPropertyOptional({ example: '2027-12-31T00:00:00Z', nullable: true, description: 'ISO 8601; null never expires' })
+  @ApiPropertyOptional({
+    example: '2027-12-31T00:00:00Z',
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: 'ISO 8601; null never expires',
+  })
   @IsOptional()
-  @IsISO8601({ strict: true })
-  expiresAt?: string | null;
+  @IsDate()
+  expiresAt?: Date | null;
 }
 
 export class UpdateApiKeyDto {
@@ -55,11 +54,7 @@ export class UpdateApiKeyDto {
 
   @ApiPropertyOptional({ example: ['oak.eth', 'pine.eth'] })
   @ValidateIf((_, v) => v !== undefined)
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @IsEnsName(2, { each: true })
+  @IsEnsNameList(2, [1, MAX_PARENT_NAMES], { length: [1, 255] })
   parentNames?: string[];
 
   @ApiPropertyOptional({ example: 5000 })
@@ -69,10 +64,10 @@ export class UpdateApiKeyDto {
   @Max(MAX_QUOTA)
   quota?: number;
 
-  @ApiPropertyOptional({ example: null, nullable: true })
+  @ApiPropertyOptional({ example: null, nullable: true, type: String, format: 'date-time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
-  expiresAt?: string | null;
+  @IsDate()
+  expiresAt?: Date | null;
 }
 
 export class ApiKeyResponse {

@@ -1,0 +1,18 @@
+import { DomainError } from '../common/errors';
+
+export interface QuotaView {
+  limit: number;
+  used: number;
+  remaining: number;
+}
+
+/** The quota headers of a write, the same on success and on refusal. */
+export function quotaHeaders(view: Pick<QuotaView, 'limit' | 'remaining'>): Record<string, string> {
+  return { 'X-Quota-Limit': String(view.limit), 'X-Quota-Remaining': String(view.remaining) };
+}
+
+export class QuotaExceededError extends DomainError {
+  constructor(limit: number, detail = `This API key has used all ${limit} subname creations it is allowed`) {
+    super('QUOTA_EXCEEDED', detail, undefined, quotaHeaders({ limit, remaining: 0 }));
+  }
+}

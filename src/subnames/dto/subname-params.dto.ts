@@ -1,0 +1,12 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEnsName } from '../../common/validators';
+
+/** Path of GET and DELETE /subnames/{fullName}: a subname has at least three labels. */
+export class SubnameParams {
+  @ApiProperty({
+    example: 'alice.oak.eth',
+    description: 'Full name of the subname; ENSIP-15 normalised before lookup (Alice.OAK.eth finds alice.oak.eth)',
+  })
+  @IsEnsName(3)
+  fullName: string;
+}
