@@ -1,0 +1,83 @@
+/**
+ * The house rules, checked in CI (`npm run lint:deps`): imports run one way, down the floors below. A folder
+ * of src/ may import its own files and the folders on lower floors, never a folder on its own floor or
+ * above, so no two modules can depend on each other (directly or round a longer circle). A new module goes
+ * on the floor above everything it uses (see the README's architecture section).
+ */
+const FLOORS = [
+  ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
+  ['metrics'],
+  ['logging', 'signing', 'audit'],
+  ['auth'],
+  ['quota', 'throttle'],
+  ['subnames', 'keys'],
+  ['mint', 'resolution', 'batch', 'export', 'import', 'health'],
+  ['database'], // the data source lists every module's entities
+];
+const FEATURES = FLOORS.flat().join('|');
+
+/** One rule per floor: its folders import nothing on their own floor or above (other than themselves). */
+const floorRules = FLOORS.flatMap((floor, level) =>
+  floor.map((folder) => {
+    const notBelow = FLOORS.slice(level).flat().filter((f) => f !== folder);
+    return {
+      name: `floors-${folder}`,
+      severity: 'error',
+      comment: `${folder}/ may use only the floors below it, not ${notBelow.join(', ')}.`,
+      from: { path: `^src/${folder}/` },
+      to: { path: `^src/(${notBelow.join('|')})/` },
+    };
+  }),
+);
+
+module.exports = {
+  forbidden: [
+    ...floorRules,
+    {
+      name: 'every-module-has-a-floor',
+      severity: 'error',
+      comment: 'A new folder of src/ takes its floor in FLOORS, so the rules above cover it.',
+      from: { path: '^src/' },
+      to: { path: `^src/(?!(${FEATURES})/)[^/]+/` },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle between files (and so between the modules that hold them).',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'common-is-ground',
+      severity: 'error',
+      comment: 'common/ holds helpers every module uses; it imports no module, no database/, not even config/.',
+      from: { path: '^src/common/' },
+      to: { path: '^src/', pathNot: '^src/common/' },
+    },
+    {
+      name: 'config-is-ground',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/config/' },
+    },
+    {
+      name: 'features-do-not-reach-the-composition-root',
+      severity: 'error',
+      comment: 'Only main.ts, cli.ts and openapi.ts assemble the application.',
+      from: { path: `^src/(${FEATURES}|common|config|database|metrics|logging)/` },
+      to: { path: '^src/(app\\.module|app\\.setup|main|cli|openapi)\\.ts$' },
+    },
+    {
+      name: 'not-to-spec-or-test',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '(\\.spec\\.ts$|^test/)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|\\.spec\\.ts$)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
