@@ -9,6 +9,11 @@ const READY_FOR_QUERY = 0x5a; // 'Z'
 const IDLE = 0x49; // 'I'
 
 /**
+ * Why this file exists instead of @electric-sql/pglite-socket: that server serialises single messages across
+ * connections and pins a connection only inside a transaction, so the Parse/Bind/Execute/Sync of two pooled
+ * connections interleave in PGlite's one session and clobber each other's unnamed statement (wrong rows or
+ * bind errors; electric-sql/pglite issue 1046, pull request 977). We saw exactly that with two processes.
+ *
  * Serves one PGlite database (a single PostgreSQL session) to many PostgreSQL-protocol connections.
  * A connection owns the session from its first message until PGlite answers ReadyForQuery with the
  * idle status, so extended-protocol sequences and transactions of different connections never

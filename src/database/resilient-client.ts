@@ -4,6 +4,8 @@ import { Client, ClientConfig } from 'pg';
  * pg's client, except that a query that timed out client-side (query_timeout: the server stopped answering)
  * ends its connection. Stock pg leaves such a client waiting for an answer that may never come, the pool
  * hands it out again, and every later query on it times out too; ended, it is dropped by the pool instead.
+ * Upstream: brianc/node-postgres issue 3399 (open; the fix in pull request 3729 was not merged). Our fault
+ * test (test/fault.e2e-spec.ts, a black-holed database) fails without this class.
  */
 export class ResilientClient extends Client {
   constructor(config?: string | ClientConfig) {
