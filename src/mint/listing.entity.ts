@@ -1,10 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { Network } from './mint-context';
-
-const bigintAsNumber = {
-  to: (v: number) => v,
-  from: (v: string) => Number(v),
-};
+import { bigintAsNumber } from '../common/column-transformers';
 
 /** What a parent name sells its subnames for, on one network. Wei amounts are numeric(78,0), read as strings. */
 @Entity({ name: 'listings' })

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { bigintAsNumber } from '../common/column-transformers';
 import { ListingEntity } from './listing.entity';
 import type { Network } from './mint-context';
 
@@ -43,7 +44,7 @@ function rowToEntity(r: ListingRow): ListingEntity {
     fee: r.fee,
     paymentReceiver: r.payment_receiver,
     expirable: r.expirable,
-    fuses: Number(r.fuses),
+    fuses: bigintAsNumber.from(r.fuses)!,
     reservedLabels: r.reserved_labels,
     active: r.active,
     createdAt: r.created_at,

@@ -1,12 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { bigintAsNumber } from '../common/column-transformers';
 
 /** Record maps as stored: texts and metadata by key, addresses by decimal coin type. */
 export type RecordMap = Record<string, string>;
-
-const bigintAsNumber = {
-  to: (v: number | null | undefined) => v,
-  from: (v: string | null) => (v === null ? null : Number(v)),
-};
 
 @Entity({ name: 'subnames' })
 @Index('IDX_subnames_parent_created', ['parentName', 'createdAt', 'id'])

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { bigintAsNumber } from '../common/column-transformers';
 import type { PageWindow, SubnameFilter } from './search-filter';
 import { RecordMap, SubnameEntity } from './subname.entity';
 
@@ -48,7 +49,7 @@ export function rowToEntity(r: SubnameRow): SubnameEntity {
     metadata: r.metadata,
     contenthash: r.contenthash,
     owner: r.owner,
-    ttl: r.ttl === null ? null : Number(r.ttl),
+    ttl: bigintAsNumber.from(r.ttl),
     createdBy: r.created_by,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
