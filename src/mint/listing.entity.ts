@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Network } from './mint-context';
+import type { Network } from '../signing/mint-context';
 
 const bigintAsNumber = {
   to: (v: number) => v,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ListingEntity } from './listing.entity';
-import type { Network } from './mint-context';
+import type { Network } from '../signing/mint-context';
 
 /** Every field of a listing that PUT sets; PUT replaces the whole listing. */
 export interface ListingWrite {

@@ -1,5 +1,5 @@
 import { DomainError, NotFoundError } from '../common/errors';
-import type { Network } from './mint-context';
+import type { Network } from '../signing/mint-context';
 
 export class ListingNotFoundError extends NotFoundError {
   constructor(network: Network, parentName: string) {
