@@ -4,6 +4,8 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { DomainError, NotFoundError, ValidationFailedError } from '../common/errors';
 import type { QuotaService } from '../quota/quota.service';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
+import { SubnameCache } from './subname-cache';
+import type { SubnameChanges } from './subname-changes';
 import { SubnameEntity } from './subname.entity';
 import type { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
@@ -38,7 +40,14 @@ describe(SubnamesService.name, () => {
     repository = { searchPage: jest.fn(), deleteByFullName: jest.fn() };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
-    sut = new SubnamesService(repository as unknown as SubnamesRepository, keys, {} as QuotaService, {} as DataSource);
+    sut = new SubnamesService(
+      repository as unknown as SubnamesRepository,
+      keys,
+      {} as QuotaService,
+      {} as DataSource,
+      new SubnameCache(),
+      { written: jest.fn() } as unknown as SubnameChanges,
+    );
   });
 
   describe('search', () => {

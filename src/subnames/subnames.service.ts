@@ -13,8 +13,18 @@ import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
+import { SubnameCache } from './subname-cache';
+import { SubnameChanges } from './subname-changes';
 import { RecordMap } from './subname.entity';
 import { SubnamesRepository, SubnameWrite } from './subnames.repository';
+
+/** What resolution reads of a stored subname: addresses by decimal coin type, contenthash as its URI. Read-only. */
+export interface SubnameRecords {
+  texts: Readonly<RecordMap>;
+  addresses: Readonly<RecordMap>;
+  contenthash: string | null;
+  ttl: number | null;
+}
 
 export interface WriteResult {
   subname: SubnameResponse;
@@ -44,17 +54,21 @@ export class SubnamesService {
     private readonly keys: ApiKeysService,
     private readonly quota: QuotaService,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: SubnameCache,
+    private readonly changes: SubnameChanges,
   ) {}
 
   /** Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction. */
   async upsert(key: AuthenticatedKey, dto: CreateSubnameDto): Promise<WriteResult> {
     const write = this.toWrite(key, dto);
     this.keys.authorize(key, write.parentName);
-    return this.dataSource.transaction(async (manager) => {
+    const result = await this.dataSource.transaction(async (manager) => {
       const { entity, inserted } = await this.subnames.upsert(manager, write);
       const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(key.id, manager);
       return { subname: toSubnameResponse(entity), created: inserted, quota };
     });
+    this.changes.written([write.fullName]);
+    return result;
   }
 
   async findOrFail(rawFullName: string): Promise<SubnameResponse> {
@@ -62,6 +76,17 @@ export class SubnamesService {
     const entity = await this.subnames.findByFullName(fullName);
     if (!entity) throw new NotFoundError('SUBNAME_NOT_FOUND', `No subname ${fullName}`);
     return toSubnameResponse(entity);
+  }
+
+  /**
+   * The records of a stored subname by its normalised full name, or null when none is stored; through the
+   * subname cache, which reflects every write within a second on every replica.
+   */
+  async records(fullName: string): Promise<SubnameRecords | null> {
+    const entity = await this.cache.get(fullName, () => this.subnames.findByFullName(fullName));
+    if (!entity) return null;
+    const { texts, addresses, contenthash, ttl } = entity;
+    return { texts, addresses, contenthash, ttl };
   }
 
   /** Whether an offchain subname of this normalised full name exists (the mint refuses to sign one). */
@@ -82,9 +107,9 @@ export class SubnamesService {
   async remove(key: AuthenticatedKey, rawFullName: string): Promise<void> {
     const fullName = normalizeFullName(rawFullName);
     this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
-    if (!(await this.subnames.deleteByFullName(fullName))) {
-      throw new NotFoundError('SUBNAME_NOT_FOUND', `No subname ${fullName}`);
-    }
+    const deleted = await this.subnames.deleteByFullName(fullName);
+    this.changes.written([fullName]);
+    if (!deleted) throw new NotFoundError('SUBNAME_NOT_FOUND', `No subname ${fullName}`);
   }
 
   /** The DTO has been validated; this derives the canonical stored forms. */
