@@ -8,6 +8,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MintModule } from './mint/mint.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
+import { ResolutionModule } from './resolution/resolution.module';
 import { SubnamesModule } from './subnames/subnames.module';
 import { ThrottleModule } from './throttle/throttle.module';
 
@@ -28,6 +29,7 @@ export class AppModule {
         QuotaHttpModule,
         SubnamesModule,
         MintModule,
+        ResolutionModule,
       ],
     };
   }
