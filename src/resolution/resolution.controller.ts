@@ -25,6 +25,17 @@ const RESOLVE_DESCRIPTION =
   'stored records, signed for the resolver `sender`. A name that is not stored gets empty values, signed. ' +
   'Cache-Control: public, max-age = the subname ttl (60 without one), at most half the signature lifetime.';
 
+const SIGNED_ANSWER = ApiOkResponse({
+  type: CcipReadResponse,
+  description: 'The signed answer',
+  headers: {
+    'Cache-Control': {
+      description: 'public, max-age = the subname ttl (60 without one), at most half the signature lifetime',
+      schema: { type: 'string', example: 'public, max-age=120' },
+    },
+  },
+});
+
 function send(res: Response, answer: GatewayAnswer): CcipReadResponse {
   res.setHeader('Cache-Control', `public, max-age=${answer.maxAgeSeconds}`);
   return { data: answer.data };
@@ -52,7 +63,7 @@ export class ResolutionController {
   })
   @ApiParam({ name: 'sender', example: EXAMPLE_SENDER, description: 'The resolver contract (OffchainLookup sender)' })
   @ApiParam({ name: 'data', example: EXAMPLE_DATA, description: 'The OffchainLookup callData, 0x-hex' })
-  @ApiOkResponse({ type: CcipReadResponse, description: 'The signed answer' })
+  @SIGNED_ANSWER
   @ApiProblems(...RESOLVE_PROBLEMS)
   async get(@Param() params: CcipReadParamsDto, @Res({ passthrough: true }) res: Response): Promise<CcipReadResponse> {
     return send(res, await this.resolution.resolve(params.sender, params.data));
@@ -61,7 +72,7 @@ export class ResolutionController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Resolve through the gateway (EIP-3668 POST)', description: RESOLVE_DESCRIPTION })
-  @ApiOkResponse({ type: CcipReadResponse, description: 'The signed answer' })
+  @SIGNED_ANSWER
   @ApiProblems(...RESOLVE_PROBLEMS)
   async post(@Body() body: CcipReadBodyDto, @Res({ passthrough: true }) res: Response): Promise<CcipReadResponse> {
     return send(res, await this.resolution.resolve(body.sender, body.data));
