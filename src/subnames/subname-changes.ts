@@ -26,6 +26,21 @@ const IDLE_AFTER_MS = 10_000;
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
 
+const CLOSE_TIMEOUT_MS = 1_000;
+
+/** Ends a connection politely, or drops its socket when the server does not answer (a black-holed database). */
+async function closeClient(client: Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_TIMEOUT_MS)));
+  const ended = client.end().then(
+    () => true,
+    () => false,
+  );
+  const closed = await Promise.race([ended, timeout]);
+  clearTimeout(timer);
+  if (!closed) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
 interface Probe {
   id: string;
   arrived: () => void;
@@ -87,7 +102,7 @@ export class SubnameChanges implements OnApplicationBootstrap, BeforeApplication
     this.listening = false;
     this.cache.unconfirm();
     subnameChangesConfirmed.set(0);
-    await client?.end().catch(() => undefined);
+    if (client) await closeClient(client);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -145,7 +160,7 @@ export class SubnameChanges implements OnApplicationBootstrap, BeforeApplication
     subnameChangesConfirmed.set(0);
     client.removeAllListeners('notification');
     client.on('error', () => undefined);
-    client.end().catch(() => undefined);
+    void closeClient(client);
     if (this.closed) return;
     const delay = this.reconnectDelay;
     this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
