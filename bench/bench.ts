@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dnsEncode, Interface, namehash } from 'ethers';
 import { Client, Pool } from 'pg';
 import { freePort } from '../test/support/service-process';
 import { LoadResult, printTable, runLoad } from './load';
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_PER_IP: '100000000',
       MINT_MAINNET_SIGNER_KEY: '0x' + '11'.repeat(32),
       MINT_TESTNET_SIGNER_KEY: '0x' + '22'.repeat(32),
+      CCIP_SIGNER_KEY: '0x' + '33'.repeat(32),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -152,6 +154,26 @@ async function main(): Promise<void> {
         N,
         CONCURRENCY,
         async (i) => (await fetch(`${url}/api/v1/subnames/c${i % N}.oak.eth`)).status,
+      ),
+    );
+    // What a wallet's CCIP-Read fetch sends: resolve(name, addr(node)) for a stored name, answered and signed.
+    const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
+    const resolveCalls = Array.from({ length: N }, (_, i) =>
+      resolver.encodeFunctionData('resolve', [
+        dnsEncode(`c${i}.oak.eth`),
+        resolver.encodeFunctionData('addr', [namehash(`c${i}.oak.eth`)]),
+      ]),
+    );
+    const sender = '0x8464135c8f25da09e49bc8782676a84730c318bc';
+    const ccipRead = async (data: string) => (await fetch(`${url}/api/v1/ccip-read/${sender}/${data}.json`)).status;
+    rows.push(
+      await runLoad('GET /ccip-read addr (each name once: uncached)', N, CONCURRENCY, (i) =>
+        ccipRead(resolveCalls[i % N]),
+      ),
+    );
+    rows.push(
+      await runLoad('GET /ccip-read addr (100 names again and again)', N, CONCURRENCY, (i) =>
+        ccipRead(resolveCalls[i % 100]),
       ),
     );
     rows.push(

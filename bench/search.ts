@@ -206,6 +206,7 @@ async function startService(url: string, dataDir: string): Promise<{ base: strin
       RATE_LIMIT_PER_IP: '100000000',
       MINT_MAINNET_SIGNER_KEY: `0x${'11'.repeat(32)}`,
       MINT_TESTNET_SIGNER_KEY: `0x${'22'.repeat(32)}`,
+      CCIP_SIGNER_KEY: `0x${'33'.repeat(32)}`,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -9,6 +9,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { MintModule } from './mint/mint.module';
 import { KeysModule } from './keys/keys.module';
 import { QuotaModule } from './quota/quota.module';
+import { ResolutionModule } from './resolution/resolution.module';
 import { SubnamesModule } from './subnames/subnames.module';
 import { ThrottleModule } from './throttle/throttle.module';
 
@@ -30,6 +31,7 @@ export class AppModule {
         KeysModule,
         SubnamesModule,
         MintModule,
+        ResolutionModule,
       ],
     };
   }

@@ -5,6 +5,7 @@ import { resetTestDatabase } from './support/test-database';
 
 const MAINNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
 const TESTNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
+const CCIP_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 interface LogLine {
@@ -41,6 +42,7 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
       LOG_LEVEL: 'info',
       MINT_MAINNET_SIGNER_KEY: MAINNET_SIGNER_KEY,
       MINT_TESTNET_SIGNER_KEY: TESTNET_SIGNER_KEY,
+      CCIP_SIGNER_KEY,
     });
     const issued = await call('/api/v1/admin/api-keys', {
       method: 'POST',
@@ -68,6 +70,7 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
     });
     await call('/api/v1/subnames/logged.oak.eth', {}, 'bad id with spaces');
     await call('/api/v1/mint/signer?isTestnet=true');
+    await call('/api/v1/ccip-read/signer');
     expect(await svc.stop()).toBe(0);
     lines = svc
       .output()
@@ -89,7 +92,8 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
 
   it('never logs the API key, the admin token or the signer keys', () => {
     const text = svc.output();
-    for (const secret of [apiKey, ADMIN_TOKEN, MAINNET_SIGNER_KEY, TESTNET_SIGNER_KEY, MAINNET_SIGNER_KEY.slice(2)]) {
+    const keys = [MAINNET_SIGNER_KEY, TESTNET_SIGNER_KEY, CCIP_SIGNER_KEY];
+    for (const secret of [apiKey, ADMIN_TOKEN, ...keys, ...keys.map((k) => k.slice(2))]) {
       expect(text.includes(secret)).toBe(false);
     }
     // Not even the part after the readable prefix that the issue message shows.

@@ -7,7 +7,7 @@ import { AbiCoder, concat, getAddress, Interface, namehash, Signature, TypedData
 import request from 'supertest';
 import l1MintControllerAbi from '@thenamespace/mint-manager/dist/abi/l1-mint-controller-abi.json';
 import { compileContract } from './contracts/compile';
-import type { MintContent } from '../src/mint/mint-context';
+import type { MintContent } from '../src/signing/mint-context';
 import { CallResult, Evm } from './contracts/evm';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 

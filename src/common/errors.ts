@@ -12,6 +12,7 @@ export interface FieldError {
  */
 export const ERROR_CODES = {
   VALIDATION_FAILED: { status: HttpStatus.BAD_REQUEST, title: 'Validation failed' },
+  UNSUPPORTED_RESOLVER_CALL: { status: HttpStatus.BAD_REQUEST, title: 'Unsupported resolver call' },
   UNAUTHORIZED: { status: HttpStatus.UNAUTHORIZED, title: 'Unauthorized' },
   FORBIDDEN: { status: HttpStatus.FORBIDDEN, title: 'Forbidden' },
   FORBIDDEN_PARENT: { status: HttpStatus.FORBIDDEN, title: 'Parent name outside the key scope' },

@@ -18,6 +18,7 @@ describe(loadConfig.name, () => {
       mainnet: { chainId: 1, contract: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad', signerKey: undefined },
       testnet: { chainId: 11155111, contract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886', signerKey: undefined },
     });
+    expect(c.ccip).toEqual({ signatureTtlSeconds: 300, signerKey: undefined });
   });
 
   it('defaults to the MintControllers that the public SDK (@thenamespace/addresses) sends mints to', () => {
@@ -47,15 +48,25 @@ describe(loadConfig.name, () => {
         DATABASE_URL: 'mysql://x',
         MINT_MAINNET_SIGNER_KEY: '0x1234',
         TRUST_PROXY: 'perhaps',
+        CCIP_SIGNER_KEY: '0x5678',
+        CCIP_SIGNATURE_TTL_SECONDS: '0',
       });
     expect(bad).toThrow(ConfigError);
     try {
       bad();
     } catch (e) {
       const message = (e as Error).message;
-      for (const name of ['PORT', 'DATABASE_URL', 'MINT_MAINNET_SIGNER_KEY', 'TRUST_PROXY'])
+      for (const name of [
+        'PORT',
+        'DATABASE_URL',
+        'MINT_MAINNET_SIGNER_KEY',
+        'TRUST_PROXY',
+        'CCIP_SIGNER_KEY',
+        'CCIP_SIGNATURE_TTL_SECONDS',
+      ])
         expect(message).toContain(name);
       expect(message).not.toContain('0x1234');
+      expect(message).not.toContain('0x5678');
     }
   });
 });

@@ -51,6 +51,10 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
   MINT_TESTNET_SIGNER_KEY?: string;
+  @IsOptional()
+  @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
+  CCIP_SIGNER_KEY?: string;
+  @Transform(toInt) @IsInt() @Min(1) @Max(86400) CCIP_SIGNATURE_TTL_SECONDS = 300;
   @IsOptional() @IsString() @MaxLength(2000) CORS_ORIGIN?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = 10;
@@ -79,6 +83,8 @@ export class AppConfig {
   readonly adminToken?: string;
   readonly quotaDefault: number;
   readonly mint: { signatureTtlSeconds: number; mainnet: NetworkConfig; testnet: NetworkConfig };
+  /** The CCIP-Read gateway's signer (CONTRACT section 9). */
+  readonly ccip: { signatureTtlSeconds: number; signerKey?: string };
   readonly corsOrigin?: string;
   readonly logLevel: string;
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
@@ -113,6 +119,7 @@ export class AppConfig {
         signerKey: e.MINT_TESTNET_SIGNER_KEY,
       },
     };
+    this.ccip = { signatureTtlSeconds: e.CCIP_SIGNATURE_TTL_SECONDS, signerKey: e.CCIP_SIGNER_KEY };
     this.corsOrigin = e.CORS_ORIGIN;
     this.logLevel = e.LOG_LEVEL;
     this.database = {

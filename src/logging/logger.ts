@@ -9,6 +9,7 @@ const SECRET_HEADERS = ['x-auth-token', 'x-admin-token', 'authorization', 'cooki
 const SECRET_FIELDS = [
   'MINT_MAINNET_SIGNER_KEY',
   'MINT_TESTNET_SIGNER_KEY',
+  'CCIP_SIGNER_KEY',
   'ADMIN_TOKEN',
   'signerKey',
   'privateKey',

@@ -19,6 +19,25 @@ export const signaturesMade = new Counter({
   registers: [registry],
 });
 
+export const ccipSignaturesMade = new Counter({
+  name: 'ccip_signatures_total',
+  help: 'CCIP-Read gateway answers signed',
+  registers: [registry],
+});
+
+export const subnameCacheLookups = new Counter({
+  name: 'subname_cache_lookups_total',
+  help: 'Reads of a subname through the in-process record cache, by result (hit or miss)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+export const subnameChangesConfirmed = new Gauge({
+  name: 'subname_changes_channel_up',
+  help: '1 while the PostgreSQL change notifications are proven to arrive (cached records live up to 60 s); 0 while cached records live at most 1 s',
+  registers: [registry],
+});
+
 export const httpRequests = new Counter({
   name: 'http_requests_total',
   help: 'HTTP requests answered, by method, route template and status',

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Network } from './mint-context';
+import type { Network } from '../signing/mint-context';
 import { bigintAsNumber } from '../common/column-transformers';
 
 /** What a parent name sells its subnames for, on one network. Wei amounts are numeric(78,0), read as strings. */

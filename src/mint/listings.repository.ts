@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { bigintAsNumber } from '../common/column-transformers';
 import { ListingEntity } from './listing.entity';
-import type { Network } from './mint-context';
+import type { Network } from '../signing/mint-context';
 
 /** Every field of a listing that PUT sets; PUT replaces the whole listing. */
 export interface ListingWrite {

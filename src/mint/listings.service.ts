@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ListingResponse, PutListingDto, SdkListingResponse, SDK_NETWORKS, toListingResponse } from './dto/listing.dto';
 import { ListingEntity } from './listing.entity';
 import { ListingsRepository } from './listings.repository';
-import type { Network } from './mint-context';
+import type { Network } from '../signing/mint-context';
 import { ListingNotFoundError } from './mint.errors';
 
 /** Listings: what a parent name sells its subnames for, per network; administered, read by the mint. */

@@ -1,5 +1,5 @@
 import { DomainError } from '../common/errors';
-import type { Network } from './mint-context';
+import type { Network } from '../signing/mint-context';
 
 export class ListingNotFoundError extends DomainError {
   constructor(network: Network, parentName: string) {

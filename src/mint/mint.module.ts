@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { SigningModule } from '../signing/signing.module';
 import { SubnamesModule } from '../subnames/subnames.module';
 import { AdminListingsController } from './admin-listings.controller';
 import { ListingsRepository } from './listings.repository';
@@ -7,11 +8,10 @@ import { ListingsService } from './listings.service';
 import { MintController } from './mint.controller';
 import { MintService } from './mint.service';
 import { SdkListingsController } from './sdk-listings.controller';
-import { SigningService } from './signing.service';
 
 @Module({
-  imports: [AuthModule, SubnamesModule],
+  imports: [AuthModule, SigningModule, SubnamesModule],
   controllers: [AdminListingsController, MintController, SdkListingsController],
-  providers: [ListingsRepository, ListingsService, MintService, SigningService],
+  providers: [ListingsRepository, ListingsService, MintService],
 })
 export class MintModule {}

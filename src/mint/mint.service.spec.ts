@@ -4,14 +4,14 @@ import { loadConfig } from '../config/app-config';
 import type { SubnamesService } from '../subnames/subnames.service';
 import { ListingEntity } from './listing.entity';
 import type { ListingsService } from './listings.service';
-import { MINT_CONTEXT_TYPES, NO_EXPIRY } from './mint-context';
+import { MINT_CONTEXT_TYPES, NO_EXPIRY } from '../signing/mint-context';
 import { ListingNotFoundError, SubnameReservedError, SubnameTakenError } from './mint.errors';
 import { buildContent, MintService } from './mint.service';
 import { quote, SECONDS_PER_YEAR } from './pricing';
 import { AppValidationPipe } from '../common/validation.pipe';
 import { EstimateQueryDto } from './dto/estimate.dto';
 import { MintRequestDto } from './dto/mint.dto';
-import { SigningService } from './signing.service';
+import { SigningService } from '../signing/signing.service';
 
 const MINTER = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
 const MINTER_55 = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -99,6 +99,7 @@ describe(MintService.name, () => {
     NODE_ENV: 'test',
     MINT_MAINNET_SIGNER_KEY: key.privateKey,
     MINT_TESTNET_SIGNER_KEY: Wallet.createRandom().privateKey,
+    CCIP_SIGNER_KEY: Wallet.createRandom().privateKey,
   });
   const signer = new SigningService(config);
   let stored: ListingEntity | null;

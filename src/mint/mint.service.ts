@@ -9,10 +9,10 @@ import { MintParametersResponse, MintRequestDto } from './dto/mint.dto';
 import { SignerResponse } from './dto/signer.dto';
 import type { ListingEntity } from './listing.entity';
 import { ListingsService } from './listings.service';
-import { MintContent, Network, networkOf } from './mint-context';
+import { MintContent, Network, networkOf } from '../signing/mint-context';
 import { ListingNotFoundError, SubnameReservedError, SubnameTakenError } from './mint.errors';
 import { fitsUint256, nameExpiry, quote, Quote } from './pricing';
-import { SigningService } from './signing.service';
+import { SigningService } from '../signing/signing.service';
 
 /** A request as the checks and the content use it. */
 interface MintTarget {

@@ -1,4 +1,4 @@
-import { NO_EXPIRY } from './mint-context';
+import { NO_EXPIRY } from '../signing/mint-context';
 import { fitsUint256, labelLength, nameExpiry, PriceList, quote, SECONDS_PER_YEAR, UINT256_LIMIT } from './pricing';
 
 const listing = (over: Partial<PriceList> = {}): PriceList => ({

@@ -1,4 +1,4 @@
-import { NO_EXPIRY } from './mint-context';
+import { NO_EXPIRY } from '../signing/mint-context';
 
 /** 2^256: prices, fees and their sum must stay below it to fit the contract's uint256. */
 export const UINT256_LIMIT = 1n << 256n;

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
+import { SubnameCache } from './subname-cache';
+import { SubnameChanges } from './subname-changes';
 import { SubnamesController } from './subnames.controller';
 import { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
@@ -8,7 +10,7 @@ import { SubnamesService } from './subnames.service';
 @Module({
   imports: [AuthModule, QuotaModule],
   controllers: [SubnamesController],
-  providers: [SubnamesRepository, SubnamesService],
+  providers: [SubnamesRepository, SubnamesService, SubnameCache, SubnameChanges],
   exports: [SubnamesService],
 })
 export class SubnamesModule {}

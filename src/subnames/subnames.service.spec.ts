@@ -8,6 +8,8 @@ import { AppValidationPipe } from '../common/validation.pipe';
 import type { QuotaService } from '../quota/quota.service';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
+import { SubnameCache } from './subname-cache';
+import type { SubnameChanges } from './subname-changes';
 import { SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import type { SubnamesRepository, SubnameWrite } from './subnames.repository';
@@ -56,6 +58,8 @@ describe(SubnamesService.name, () => {
       keys,
       quota as unknown as QuotaService,
       dataSource,
+      new SubnameCache(),
+      { written: jest.fn() } as unknown as SubnameChanges,
     );
   });
 

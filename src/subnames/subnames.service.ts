@@ -10,9 +10,19 @@ import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
+import { SubnameCache } from './subname-cache';
+import { SubnameChanges } from './subname-changes';
 import { RecordMap } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import { SubnamesRepository, SubnameWrite } from './subnames.repository';
+
+/** What resolution reads of a stored subname: addresses by decimal coin type, contenthash as its URI. Read-only. */
+export interface SubnameRecords {
+  texts: Readonly<RecordMap>;
+  addresses: Readonly<RecordMap>;
+  contenthash: string | null;
+  ttl: number | null;
+}
 
 export interface WriteResult {
   subname: SubnameResponse;
@@ -65,17 +75,21 @@ export class SubnamesService {
     private readonly keys: ApiKeysService,
     private readonly quota: QuotaService,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: SubnameCache,
+    private readonly changes: SubnameChanges,
   ) {}
 
   /** Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction. */
   async upsert(key: AuthenticatedKey, dto: CreateSubnameDto): Promise<WriteResult> {
     this.keys.authorize(key, dto.parentName);
     const write = toSubnameWrite(key.id, dto);
-    return this.dataSource.transaction(async (manager) => {
+    const result = await this.dataSource.transaction(async (manager) => {
       const { entity, inserted } = await this.subnames.upsert(manager, write);
       const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
       return { subname: toSubnameResponse(entity), created: inserted, quota };
     });
+    this.changes.written([write.fullName]);
+    return result;
   }
 
   /** `fullName` comes normalised from the path DTO. */
@@ -83,6 +97,19 @@ export class SubnamesService {
     const entity = await this.subnames.findByFullName(this.dataSource.manager, fullName);
     if (!entity) throw new SubnameNotFoundError(fullName);
     return toSubnameResponse(entity);
+  }
+
+  /**
+   * The records of a stored subname by its normalised full name, or null when none is stored; through the
+   * subname cache, which reflects every write within a second on every replica.
+   */
+  async records(fullName: string): Promise<SubnameRecords | null> {
+    const entity = await this.cache.get(fullName, () =>
+      this.subnames.findByFullName(this.dataSource.manager, fullName),
+    );
+    if (!entity) return null;
+    const { texts, addresses, contenthash, ttl } = entity;
+    return { texts, addresses, contenthash, ttl };
   }
 
   /** Whether an offchain subname of this normalised full name exists (the mint refuses to sign one). */
@@ -102,8 +129,8 @@ export class SubnamesService {
   /** Deletes a subname the key may write; the quota unit its creation took is not given back. */
   async remove(key: AuthenticatedKey, fullName: string): Promise<void> {
     this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
-    if (!(await this.subnames.deleteByFullName(this.dataSource.manager, fullName))) {
-      throw new SubnameNotFoundError(fullName);
-    }
+    const deleted = await this.subnames.deleteByFullName(this.dataSource.manager, fullName);
+    this.changes.written([fullName]);
+    if (!deleted) throw new SubnameNotFoundError(fullName);
   }
 }

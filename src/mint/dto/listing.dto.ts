@@ -4,7 +4,7 @@ import { nameHash } from '../../common/ens';
 import { canonical, IsEnsName, IsEvmAddress, satisfies } from '../../common/validators';
 import { canonicalReservedLabels, fusesProblem, lengthPricesProblem, weiProblem } from '../listing-rules';
 import type { ListingEntity } from '../listing.entity';
-import { Network, NETWORKS } from '../mint-context';
+import { Network, NETWORKS } from '../../signing/mint-context';
 
 const isGiven = (_: object, v: unknown) => v !== undefined;
 export const IsWei = () => satisfies('isWei', weiProblem);

@@ -2,14 +2,26 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { keccak256, Signature, toUtf8Bytes, TypedDataEncoder, verifyTypedData, Wallet } from 'ethers';
+import {
+  AbiCoder,
+  concat,
+  keccak256,
+  recoverAddress,
+  Signature,
+  toUtf8Bytes,
+  TypedDataEncoder,
+  verifyTypedData,
+  Wallet,
+} from 'ethers';
 import { loadConfig } from '../config/app-config';
-import { signaturesMade } from '../metrics/metrics';
+import { ccipSignaturesMade, signaturesMade } from '../metrics/metrics';
+import { ccipAnswerDigest } from './ccip-answer';
 import { MINT_CONTEXT_TYPE_STRING, MINT_CONTEXT_TYPES, MintContent } from './mint-context';
 import { SigningService } from './signing.service';
 
 const MAINNET_KEY = Wallet.createRandom().privateKey;
 const TESTNET_KEY = Wallet.createRandom().privateKey;
+const CCIP_KEY = Wallet.createRandom().privateKey;
 const HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
 
 function content(over: Partial<MintContent> = {}): MintContent {
@@ -34,6 +46,7 @@ function service(env: Record<string, string | undefined> = {}): SigningService {
       NODE_ENV: 'test',
       MINT_MAINNET_SIGNER_KEY: MAINNET_KEY,
       MINT_TESTNET_SIGNER_KEY: TESTNET_KEY,
+      CCIP_SIGNER_KEY: CCIP_KEY,
       ...env,
     }),
   );
@@ -130,6 +143,49 @@ describe(SigningService.name, () => {
     expect(await count('mainnet')).toBe(mainnet);
   });
 
+  describe('CCIP-Read gateway answers', () => {
+    const sender = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
+    const request = concat([
+      '0x9061b923',
+      AbiCoder.defaultAbiCoder().encode(['bytes', 'bytes'], ['0x05616c696365', '0x']),
+    ]);
+    const result = AbiCoder.defaultAbiCoder().encode(['address'], ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed']);
+    const expires = 1795500900n;
+
+    it('digests 0x1900 ‖ sender ‖ uint64 expires ‖ keccak256(request) ‖ keccak256(result), byte for byte', () => {
+      // Built by hand: 2 + 20 + 8 + 32 + 32 = 94 bytes, the sender in any letter case.
+      const preimage =
+        '0x1900' +
+        sender.slice(2).toLowerCase() +
+        expires.toString(16).padStart(16, '0') +
+        keccak256(request).slice(2) +
+        keccak256(result).slice(2);
+      expect((preimage.length - 2) / 2).toBe(94);
+      expect(ccipAnswerDigest(sender, expires, request, result)).toBe(keccak256(preimage));
+      expect(ccipAnswerDigest(sender.toLowerCase(), expires, request, result)).toBe(keccak256(preimage));
+      expect(ccipAnswerDigest(sender, expires + 1n, request, result)).not.toBe(keccak256(preimage));
+      expect(ccipAnswerDigest(sender, expires, request, `${result}00`)).not.toBe(keccak256(preimage));
+    });
+
+    it('signs raw (no EIP-191 prefix), 65 bytes, low s, recovering to the configured gateway signer', async () => {
+      expect(sut.ccipAddress).toBe(new Wallet(CCIP_KEY).address);
+      const before = (await ccipSignaturesMade.get()).values[0]?.value ?? 0;
+      for (let i = 0; i < 20; i++) {
+        const signature = sut.signCcipAnswer(sender, expires + BigInt(i), request, result);
+        expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
+        expect(BigInt(Signature.from(signature).s) <= HALF_N).toBe(true);
+        expect(recoverAddress(ccipAnswerDigest(sender, expires + BigInt(i), request, result), signature)).toBe(
+          sut.ccipAddress,
+        );
+      }
+      expect((await ccipSignaturesMade.get()).values[0].value).toBe(before + 20);
+    });
+
+    it('uses its own key, not a mint key', () => {
+      expect([sut.info('mainnet').address, sut.info('testnet').address]).not.toContain(sut.ccipAddress);
+    });
+  });
+
   describe('development keys', () => {
     beforeEach(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
     afterEach(() => jest.restoreAllMocks());
@@ -150,6 +206,22 @@ describe(SigningService.name, () => {
       const second = service({ MINT_MAINNET_SIGNER_KEY: undefined, MINT_TESTNET_SIGNER_KEY: undefined, DATA_DIR: dir });
       expect(second.info('mainnet').address).toBe(first.info('mainnet').address);
       expect(second.info('testnet').address).toBe(first.info('testnet').address);
+    });
+
+    it('makes the gateway key the same way, in its own file, and logs only its address', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'signer-'));
+      const first = service({ CCIP_SIGNER_KEY: undefined, DATA_DIR: dir });
+      const file = join(dir, 'dev-signer-ccip.key');
+      const key = readFileSync(file, 'utf8').trim();
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(first.ccipAddress).toBe(new Wallet(key).address);
+      expect(first.ccipAddress).not.toBe(first.info('mainnet').address);
+      const logged = (Logger.prototype.warn as jest.Mock).mock.calls.map((c) => String(c[0]));
+      expect(logged).toEqual([
+        `generated development signer ${first.ccipAddress} for the CCIP-Read gateway in ${file}; set CCIP_SIGNER_KEY outside development`,
+      ]);
+      expect(logged.join('\n')).not.toContain(key.slice(2));
+      expect(service({ CCIP_SIGNER_KEY: undefined, DATA_DIR: dir }).ccipAddress).toBe(first.ccipAddress);
     });
 
     it('uses a configured key rather than a development one', () => {
@@ -176,11 +248,17 @@ describe(SigningService.name, () => {
         service({ NODE_ENV: 'production', MINT_MAINNET_SIGNER_KEY: undefined, MINT_TESTNET_SIGNER_KEY: undefined }),
       ).toThrow(/MINT_MAINNET_SIGNER_KEY/);
       expect(service({ NODE_ENV: 'production' }).info('mainnet').address).toBe(new Wallet(MAINNET_KEY).address);
+      expect(() => service({ NODE_ENV: 'production', CCIP_SIGNER_KEY: undefined })).toThrow(
+        'CCIP_SIGNER_KEY is not set: with NODE_ENV=production the CCIP-Read gateway signer key is required',
+      );
     });
 
     it('refuses a configured value that is not a secp256k1 key', () => {
       expect(() => service({ MINT_MAINNET_SIGNER_KEY: `0x${'00'.repeat(32)}` })).toThrow(
         'MINT_MAINNET_SIGNER_KEY is not a valid secp256k1 private key',
+      );
+      expect(() => service({ CCIP_SIGNER_KEY: `0x${'ff'.repeat(32)}` })).toThrow(
+        'CCIP_SIGNER_KEY is not a valid secp256k1 private key',
       );
     });
   });

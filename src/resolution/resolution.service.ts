@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import { ValidationFailedError } from '../common/errors';
+import { AppConfig } from '../config/app-config';
+import { SigningService } from '../signing/signing.service';
+import { SubnamesService } from '../subnames/subnames.service';
+import { CalldataError, decodeResolveCall, encodeGatewayResponse, type ResolveRequest } from './ccip-codec';
+import { CcipSignerResponse } from './dto/ccip-read.dto';
+import { answer } from './record-answers';
+import { UnsupportedResolverCallError } from './resolution.errors';
+
+/** Cache lifetime of an answer for a name without a ttl of its own (CONTRACT section 9). */
+export const DEFAULT_MAX_AGE_SECONDS = 60;
+export const CCIP_READ_PATH = 'ccip-read';
+
+/** A signed gateway answer and how long clients may keep it. */
+export interface GatewayAnswer {
+  data: string;
+  maxAgeSeconds: number;
+}
+
+function decodeOrRefuse(data: string): ResolveRequest {
+  try {
+    return decodeResolveCall(data);
+  } catch (e) {
+    if (!(e instanceof CalldataError)) throw e;
+    if (e.unsupported) throw new UnsupportedResolverCallError(e.field, e.message);
+    throw new ValidationFailedError([{ field: e.field, message: e.message }]);
+  }
+}
+
+/**
+ * The CCIP-Read gateway (ENSIP-10, EIP-3668): decodes what an offchain resolver asks, answers it from the stored
+ * records (empty values for a name that is not stored) and signs the answer for that resolver.
+ */
+@Injectable()
+export class ResolutionService {
+  constructor(
+    private readonly subnames: SubnamesService,
+    private readonly signing: SigningService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async resolve(sender: string, data: string): Promise<GatewayAnswer> {
+    const request = decodeOrRefuse(data);
+    const records = await this.subnames.records(request.name);
+    const result = answer(request, records);
+    const lifetime = this.config.ccip.signatureTtlSeconds;
+    const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
+    const signature = this.signing.signCcipAnswer(getAddress(sender.toLowerCase()), expires, data, result);
+    return {
+      data: encodeGatewayResponse(result, expires, signature),
+      // A cached answer keeps at least half its signature's lifetime.
+      maxAgeSeconds: Math.min(records?.ttl ?? DEFAULT_MAX_AGE_SECONDS, Math.floor(lifetime / 2)),
+    };
+  }
+
+  /** The signer a resolver must trust, and the URL template to give it (`origin`: how this request reached us). */
+  signer(origin: string): CcipSignerResponse {
+    return {
+      address: this.signing.ccipAddress,
+      signatureTtlSeconds: this.config.ccip.signatureTtlSeconds,
+      urlTemplate: `${origin}/api/v1/${CCIP_READ_PATH}/{sender}/{data}.json`,
+    };
+  }
+}

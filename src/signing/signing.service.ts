@@ -1,0 +1,144 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { type BytesLike, concat, keccak256, TypedDataEncoder } from 'ethers';
+import { AppConfig, NetworkConfig } from '../config/app-config';
+import { ccipSignaturesMade, signaturesMade } from '../metrics/metrics';
+import { ccipAnswerDigest } from './ccip-answer';
+import {
+  DOMAIN_NAME,
+  DOMAIN_VERSION,
+  MINT_CONTEXT_TYPES,
+  MINT_PRIMARY_TYPE,
+  MintContent,
+  MintDomain,
+  Network,
+  NETWORKS,
+} from './mint-context';
+import { DigestSigner, loadSignerKey } from './signer-key';
+
+export { SignerConfigError } from './signer-key';
+
+/** What a client needs to rebuild the digest and check a signature; never the key. */
+export interface SignerInfo {
+  address: string;
+  chainId: number;
+  verifyingContract: string;
+  domain: MintDomain;
+  types: typeof MINT_CONTEXT_TYPES;
+  primaryType: string;
+}
+
+export function envName(network: Network): string {
+  return `MINT_${network.toUpperCase()}_SIGNER_KEY`;
+}
+
+export const CCIP_SIGNER_VARIABLE = 'CCIP_SIGNER_KEY';
+
+/** One network's mint signer: its key, its domain, and the encoder and domain separator built once. */
+export class NetworkSigner {
+  readonly domain: MintDomain;
+  private readonly encoder = new TypedDataEncoder(MINT_CONTEXT_TYPES);
+  private readonly domainSeparator: string;
+
+  constructor(
+    readonly network: Network,
+    chainId: number,
+    verifyingContract: string,
+    private readonly key: DigestSigner,
+  ) {
+    this.domain = { name: DOMAIN_NAME, version: DOMAIN_VERSION, chainId, verifyingContract };
+    this.domainSeparator = TypedDataEncoder.hashDomain(this.domain);
+  }
+
+  get address(): string {
+    return this.key.address;
+  }
+
+  /** The EIP-712 digest: keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(MintContext)). */
+  digest(content: MintContent): string {
+    return keccak256(concat(['0x1901', this.domainSeparator, this.encoder.hash(content)]));
+  }
+
+  sign(content: MintContent): string {
+    const signature = this.key.signDigest(this.digest(content));
+    signaturesMade.inc({ network: this.network });
+    return signature;
+  }
+
+  info(): SignerInfo {
+    return {
+      address: this.address,
+      chainId: this.domain.chainId,
+      verifyingContract: this.domain.verifyingContract,
+      domain: { ...this.domain },
+      types: MINT_CONTEXT_TYPES,
+      primaryType: MINT_PRIMARY_TYPE,
+    };
+  }
+}
+
+/**
+ * Every signature the service makes, with one set of key rules: the mint signers (one per network, EIP-712
+ * MintContext) and the CCIP-Read gateway signer (answers of CONTRACT section 9). Keys come from
+ * MINT_<NETWORK>_SIGNER_KEY and CCIP_SIGNER_KEY; without one, outside production, a development key is made once
+ * and kept in DATA_DIR; in production the service refuses to start. Keys are never logged or returned.
+ */
+@Injectable()
+export class SigningService {
+  private readonly logger = new Logger(SigningService.name);
+  private readonly signers: Record<Network, NetworkSigner>;
+  private readonly ccip: DigestSigner;
+
+  constructor(config: AppConfig) {
+    const entries = NETWORKS.map((network) => {
+      const net: NetworkConfig = config.mint[network];
+      const key = loadSignerKey(
+        {
+          variable: envName(network),
+          configured: net.signerKey,
+          devFile: `dev-signer-${network}.key`,
+          purpose: `${network} mint`,
+          logName: network,
+        },
+        config,
+        this.logger,
+      );
+      return [network, new NetworkSigner(network, net.chainId, net.contract, key)] as const;
+    });
+    this.signers = Object.fromEntries(entries) as Record<Network, NetworkSigner>;
+    this.ccip = loadSignerKey(
+      {
+        variable: CCIP_SIGNER_VARIABLE,
+        configured: config.ccip.signerKey,
+        devFile: 'dev-signer-ccip.key',
+        purpose: 'CCIP-Read gateway',
+        logName: 'the CCIP-Read gateway',
+      },
+      config,
+      this.logger,
+    );
+  }
+
+  sign(network: Network, content: MintContent): string {
+    return this.signers[network].sign(content);
+  }
+
+  digest(network: Network, content: MintContent): string {
+    return this.signers[network].digest(content);
+  }
+
+  info(network: Network): SignerInfo {
+    return this.signers[network].info();
+  }
+
+  /** The address an offchain resolver must list as a signer. */
+  get ccipAddress(): string {
+    return this.ccip.address;
+  }
+
+  /** Signs a gateway answer for the resolver `sender`: the 65-byte signature over ccipAnswerDigest. */
+  signCcipAnswer(sender: string, expires: bigint, request: BytesLike, result: BytesLike): string {
+    const signature = this.ccip.signDigest(ccipAnswerDigest(sender, expires, request, result));
+    ccipSignaturesMade.inc();
+    return signature;
+  }
+}

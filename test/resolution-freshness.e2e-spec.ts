@@ -1,0 +1,146 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AbiCoder, dnsEncode, Interface, namehash, Wallet, ZeroAddress } from 'ethers';
+import { Client } from 'pg';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { ADMIN_TOKEN } from './support/test-app';
+import { resetTestDatabase } from './support/test-database';
+
+const SENDER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
+const NAME = 'alice.oak.eth';
+const addresses = Array.from({ length: 6 }, () => Wallet.createRandom().address);
+const iface = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
+const DATA = iface.encodeFunctionData('resolve', [dnsEncode(NAME), iface.encodeFunctionData('addr', [namehash(NAME)])]);
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/**
+ * CONTRACT section 9: a write or delete is visible to resolution within one second on every replica. Two service
+ * processes on one database: writes go to A (or straight to the database), resolutions to B, whose cache has the
+ * old value and would keep it for up to a minute if nothing told it otherwise.
+ */
+describe('two replicas: a write on one is resolved on the other within a second', () => {
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  let key: string;
+
+  beforeAll(async () => {
+    await resetTestDatabase();
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'fresh-')), CCIP_SIGNER_KEY: Wallet.createRandom().privateKey };
+    [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+    const issued = await fetch(`${a.url}/api/v1/admin/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+      body: JSON.stringify({ name: 'fresh', parentNames: ['oak.eth'] }),
+    });
+    key = ((await issued.json()) as { key: string }).key;
+    await write(addresses[0], 201);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  async function write(address: string, status = 200): Promise<void> {
+    const res = await fetch(`${a.url}/api/v1/subnames`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': key },
+      body: JSON.stringify({ parentName: 'oak.eth', label: 'alice', addresses: [{ coin: 60, value: address }] }),
+    });
+    expect(res.status).toBe(status);
+  }
+
+  async function resolveOnB(): Promise<string> {
+    const res = await fetch(`${b.url}/api/v1/ccip-read/${SENDER}/${DATA}.json`);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: string };
+    const [result] = AbiCoder.defaultAbiCoder().decode(['bytes', 'uint64', 'bytes'], data);
+    return AbiCoder.defaultAbiCoder().decode(['address'], result)[0] as string;
+  }
+
+  async function metric(svc: ServiceProcess, name: string): Promise<number> {
+    const text = await (await fetch(`${svc.url}/metrics`)).text();
+    const match = new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'm').exec(text);
+    return match ? Number(match[1]) : 0;
+  }
+
+  /** Resolves on B until it answers `expected`, for at most one second after the change; the last answer. */
+  async function seenWithinOneSecond(expected: string): Promise<string> {
+    const deadline = Date.now() + 1000;
+    let last = '';
+    do {
+      last = await resolveOnB();
+      if (last === expected) return last;
+      await new Promise((r) => setTimeout(r, 20));
+    } while (Date.now() < deadline);
+    return last;
+  }
+
+  /** B holds the current value in its cache, and (on PostgreSQL) has proven its change channel. */
+  async function warmB(expected: string): Promise<void> {
+    expect(await seenWithinOneSecond(expected)).toBe(expected);
+    const hits = await metric(b, 'subname_cache_lookups_total{result="hit"}');
+    const until = Date.now() + 5000;
+    while (onPostgres && (await metric(b, 'subname_changes_channel_up')) !== 1 && Date.now() < until) {
+      await resolveOnB();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await resolveOnB()).toBe(expected);
+    expect(await metric(b, 'subname_cache_lookups_total{result="hit"}')).toBeGreaterThan(hits);
+    // With the channel proven, B would keep the old value for up to a minute but for the change notification.
+    expect(await metric(b, 'subname_changes_channel_up')).toBe(onPostgres ? 1 : 0);
+  }
+
+  it('an update through A', async () => {
+    await warmB(addresses[0]);
+    await write(addresses[1]);
+    expect(await seenWithinOneSecond(addresses[1])).toBe(addresses[1]);
+  });
+
+  it('a delete through A', async () => {
+    await warmB(addresses[1]);
+    const res = await fetch(`${a.url}/api/v1/subnames/${NAME}`, { method: 'DELETE', headers: { 'x-auth-token': key } });
+    expect(res.status).toBe(204);
+    expect(await seenWithinOneSecond(ZeroAddress)).toBe(ZeroAddress);
+    await write(addresses[2], 201);
+    expect(await seenWithinOneSecond(addresses[2])).toBe(addresses[2]);
+  });
+
+  it('a write that bypasses the service (a statement on the database) reaches B too', async () => {
+    await warmB(addresses[2]);
+    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`UPDATE subnames SET addresses = jsonb_build_object('60', $1::text) WHERE full_name = $2`, [
+        addresses[3],
+        NAME,
+      ]);
+    } finally {
+      await client.end();
+    }
+    expect(await seenWithinOneSecond(addresses[3])).toBe(addresses[3]);
+  });
+
+  it('B keeps the promise while its listening connection is cut, and listens again', async () => {
+    await warmB(addresses[3]);
+    if (onPostgres) {
+      const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        const { rowCount } = await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'ens-subname-service:changes'`,
+        );
+        expect(rowCount).toBe(2);
+      } finally {
+        await admin.end();
+      }
+    }
+    await write(addresses[4]);
+    expect(await seenWithinOneSecond(addresses[4])).toBe(addresses[4]);
+    // It reconnects by itself and proves the channel again.
+    await warmB(addresses[4]);
+    await write(addresses[5]);
+    expect(await seenWithinOneSecond(addresses[5])).toBe(addresses[5]);
+  });
+});
