@@ -66,7 +66,7 @@ describe('ens', () => {
         .reverse()
         .reduce((node, label) => keccak256(concat([node, keccak256(toUtf8Bytes(label))])), ZeroHash);
 
-    it.each(['🦊.eth', 'ελληνικα.eth', '中文.eth', 'مرحبا.eth', 'alice.oak.eth'])(
+    it.each(['🦊.eth', 'ελληνικα.eth', '中文.eth', 'مرحبا.eth', 'alice.oak.eth', 'x.team.oak.eth', 'team.oak.eth'])(
       'hashes %s by the ENSIP-1 definition',
       (n) => {
         expect(nameHash(n)).toBe(byDefinition(n));
