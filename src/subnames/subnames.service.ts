@@ -31,6 +31,8 @@ export interface BatchWriteResult {
 
 /** Rows per export query: large enough to amortise a round trip, small enough to keep memory flat. */
 export const EXPORT_PAGE_SIZE = 1000;
+/** Pieces written to the socket: below V8's large-object size, so they die young instead of waiting for a full GC. */
+const EXPORT_CHUNK_CHARS = 32 * 1024;
 
 /** 403 naming every (normalised) parent name that the key does not cover, by the field it came from. */
 function refuseOutsideScope(key: AuthenticatedKey, parents: { field: string; name: string }[]): void {
@@ -145,7 +147,15 @@ export class SubnamesService {
       for (;;) {
         const page = await this.subnames.exportPage(this.dataSource.manager, parent, cursor, EXPORT_PAGE_SIZE);
         if (page.items.length === 0) break;
-        yield page.items.map((e) => `${JSON.stringify(toSubnameExportLine(e))}\n`).join('');
+        let chunk = '';
+        for (const e of page.items) {
+          chunk += `${JSON.stringify(toSubnameExportLine(e))}\n`;
+          if (chunk.length >= EXPORT_CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        if (chunk !== '') yield chunk;
         if (page.items.length < EXPORT_PAGE_SIZE) break;
         cursor = page.cursor;
       }
