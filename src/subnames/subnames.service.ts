@@ -36,12 +36,13 @@ const EXPORT_CHUNK_CHARS = 32 * 1024;
 
 /** 403 naming every (normalised) parent name that the key does not cover, by the field it came from. */
 function refuseOutsideScope(key: AuthenticatedKey, parents: { field: string; name: string }[]): void {
-  const outside: FieldError[] = parents
-    .filter((p) => !keyCovers(key, p.name))
-    .map((p) => ({ field: p.field, message: `${p.name} lies outside this API key's scope` }));
+  const outside = parents.filter((p) => !keyCovers(key, p.name));
   if (outside.length === 0) return;
-  const names = [...new Set(parents.filter((p) => !keyCovers(key, p.name)).map((p) => p.name))];
-  throw new ForbiddenParentError(names.join(', '), outside);
+  const errors: FieldError[] = outside.map((p) => ({
+    field: p.field,
+    message: `${p.name} lies outside this API key's scope`,
+  }));
+  throw new ForbiddenParentError([...new Set(outside.map((p) => p.name))].join(', '), errors);
 }
 
 function toMap<T>(entries: T[] | undefined, key: (e: T) => string, value: (e: T) => string): RecordMap | undefined {
@@ -127,8 +128,8 @@ export class SubnamesService {
   }
 
   /**
-   * The NDJSON lines of every subname under the given parents at any depth, one string per page, read with a
-   * keyset cursor. The scope is checked here, before anything is read; a parent under another given parent is
+   * The NDJSON lines of every subname under the given parents at any depth, in pieces of about 32 KB, read in
+   * pages with a keyset cursor (the next page only when the consumer asks for more). The scope is checked here, before anything is read; a parent under another given parent is
    * dropped, so no name comes twice.
    */
   exportLines(key: AuthenticatedKey, query: ExportSubnamesQueryDto): AsyncIterable<string> {
