@@ -19,6 +19,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const N = Number(process.env.BENCH_REQUESTS ?? 4000);
 const ADMIN = 'bench-admin-token-0123456789';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const BATCH_SIZE = 100;
+const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 4);
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
   const barePort = await freePort();
   await new Promise<void>((r) => bare.listen(barePort, '127.0.0.1', r));
   const rows: LoadResult[] = [];
+  let namesPerSecond: { single: number; batch: number } | undefined;
   rows.push(
     await runLoad(
       'reference: bare node:http',
@@ -147,6 +150,33 @@ async function main(): Promise<void> {
     }
 
     rows.push(await runLoad('POST /subnames (create)', N, CONCURRENCY, (i) => write(`c${i}`)));
+    const singleCreates = rows[rows.length - 1];
+    // The same creations, 100 to a request, through the batch route; names per second is what compares.
+    const batchRequests = Math.max(50, Math.round(N / 20));
+    const batchItems = (i: number) =>
+      Array.from({ length: BATCH_SIZE }, (_, k) => ({
+        parentName: 'oak.eth',
+        label: `b${i}-${k}`,
+        texts: [{ key: 'url', value: `https://b${i}-${k}.example` }],
+        addresses: [{ coin: 60, value: ETH }],
+        owner: ETH,
+      }));
+    rows.push(
+      await runLoad(`POST /subnames/batch (${BATCH_SIZE} creates)`, batchRequests, BATCH_CONCURRENCY, async (i) => {
+        const res = await fetch(`${url}/api/v1/subnames/batch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-auth-token': key },
+          body: JSON.stringify({ items: batchItems(i) }),
+        });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    const batchCreates = rows[rows.length - 1];
+    namesPerSecond = {
+      single: singleCreates.throughput,
+      batch: batchCreates.throughput * BATCH_SIZE,
+    };
     rows.push(await runLoad('POST /subnames (update)', N, CONCURRENCY, (i) => write(`c${i % 500}`)));
     rows.push(
       await runLoad(
@@ -230,6 +260,13 @@ async function main(): Promise<void> {
   }
   console.log('');
   printTable(rows);
+  if (namesPerSecond) {
+    console.log(
+      `\nnames created per second: POST /subnames ${namesPerSecond.single.toFixed(0)}, ` +
+        `POST /subnames/batch of ${BATCH_SIZE} ${namesPerSecond.batch.toFixed(0)} ` +
+        `(${(namesPerSecond.batch / namesPerSecond.single).toFixed(1)}×; batches ${BATCH_CONCURRENCY} concurrent)`,
+    );
+  }
   console.log(
     '\nThe reference rows bound what the service can reach here: no route can beat the bare HTTP server, and no' +
       '\nwrite route can beat the same transaction sent straight to the database.',

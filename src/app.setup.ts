@@ -16,6 +16,9 @@ import { httpMetricsMiddleware } from './metrics/http-metrics';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT = '64kb';
+/** POST /subnames/batch carries up to 1000 bodies, so it alone may send up to 2 MB. */
+export const BATCH_BODY_LIMIT = '2mb';
+const BATCH_PATH = `/${API_PREFIX}/subnames/batch`;
 /** Routes served outside /api/v1, where operators and probes expect them. */
 const UNPREFIXED = [
   { path: 'health/live', method: RequestMethod.GET },
@@ -63,7 +66,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(httpLogger(config));
   app.use(httpMetricsMiddleware);
   app.use(securityHeaders());
-  app.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  const json = (limit: string) =>
+    express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  // The first parser to read a body marks it read; the general one then leaves it alone.
+  app.use(BATCH_PATH, json(BATCH_BODY_LIMIT));
+  app.use(json(BODY_LIMIT));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => filter.respond(err, req, res));
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED });
   app.useGlobalFilters(filter);

@@ -9,6 +9,7 @@ import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { findRunningEmbeddedDatabase } from './database/embedded-database';
+import { IMPORT_USAGE, runImport } from './import/import-command';
 import { CreateApiKeyDto, UpdateApiKeyDto } from './keys/dto/api-key.dto';
 import { KeysModule } from './keys/keys.module';
 import { KeysService } from './keys/keys.service';
@@ -21,7 +22,10 @@ const USAGE = `Usage: npm run cli -- <command>
   keys update ID [--name NAME] [--parent NAME …] [--quota N] [--expires ISO-8601 | --no-expiry]
   keys revoke ID
 
-Uses DATABASE_URL, or else the embedded database in DATA_DIR (through the running service when there is one).`;
+The keys commands use DATABASE_URL, or else the embedded database in DATA_DIR (through the running service
+when there is one).
+
+${IMPORT_USAGE}`;
 
 @Module({})
 class CliModule {
@@ -47,6 +51,12 @@ function integer(value: string | undefined, flag: string): number | undefined {
 }
 
 async function run(argv: string[]): Promise<string> {
+  // import talks to a service over HTTP: no database, no application context.
+  if (argv[0] === 'import') {
+    const { output, exitCode } = await runImport(argv.slice(1));
+    process.exitCode = exitCode;
+    return output;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

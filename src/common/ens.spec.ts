@@ -1,4 +1,5 @@
-import { concat, keccak256, toUtf8Bytes, ZeroHash } from 'ethers';
+import fc from 'fast-check';
+import { concat, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
 import { isSameOrUnder, nameHash, normalizeLabel, normalizeName } from './ens';
 
 describe('ens', () => {
@@ -66,13 +67,25 @@ describe('ens', () => {
         .reverse()
         .reduce((node, label) => keccak256(concat([node, keccak256(toUtf8Bytes(label))])), ZeroHash);
 
-    it.each(['🦊.eth', 'ελληνικα.eth', '中文.eth', 'مرحبا.eth', 'alice.oak.eth'])(
+    it.each(['🦊.eth', 'ελληνικα.eth', '中文.eth', 'مرحبا.eth', 'alice.oak.eth', 'x.team.oak.eth', 'team.oak.eth'])(
       'hashes %s by the ENSIP-1 definition',
       (n) => {
         expect(nameHash(n)).toBe(byDefinition(n));
         expect(nameHash(n)).toMatch(/^0x[0-9a-f]{64}$/);
       },
     );
+
+    it("equals ethers' namehash over 3,000 generated names, parents repeated so the remembered nodes are used", () => {
+      const label = fc.stringMatching(/^[a-z0-9-]{1,12}$/).filter((l) => !l.includes('--'));
+      const parents = fc.constantFrom('oak.eth', 'team.oak.eth', 'pine.eth', 'x.y.z.eth');
+      fc.assert(
+        fc.property(fc.array(label, { minLength: 1, maxLength: 3 }), parents, (labels, parent) => {
+          const name = [...labels, parent].join('.');
+          expect(nameHash(name)).toBe(namehash(name));
+        }),
+        { seed: 20261123, numRuns: 3000 },
+      );
+    });
   });
 
   describe(isSameOrUnder.name, () => {

@@ -29,6 +29,13 @@ interface Described {
 interface BodyParserError {
   type: string;
   status: number;
+  /** Bytes allowed, on entity.too.large. */
+  limit?: number;
+}
+
+/** 65536 → "64 KB", 2097152 → "2 MB". */
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(1)} MB` : `${+(n / 1024).toFixed(1)} KB`;
 }
 
 function isBodyParserError(e: unknown): e is BodyParserError {
@@ -72,6 +79,9 @@ export class ProblemFilter implements ExceptionFilter {
     }
     if (isBodyParserError(e) && e.status >= 400 && e.status < 500) {
       const code = CODE_BY_STATUS[e.status] ?? 'VALIDATION_FAILED';
+      if (e.type === 'entity.too.large' && typeof e.limit === 'number') {
+        return { code, detail: `The request body exceeds the ${formatBytes(e.limit)} limit of this route` };
+      }
       return { code, detail: BODY_PARSER_DETAIL[e.type] ?? 'The request body could not be read' };
     }
     if (isDatabaseUnavailable(e)) {

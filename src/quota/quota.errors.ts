@@ -12,7 +12,12 @@ export function quotaHeaders(view: Pick<QuotaView, 'limit' | 'remaining'>): Reco
 }
 
 export class QuotaExceededError extends DomainError {
-  constructor(limit: number, detail = `This API key has used all ${limit} subname creations it is allowed`) {
-    super('QUOTA_EXCEEDED', detail, undefined, quotaHeaders({ limit, remaining: 0 }));
+  /** `remaining`: what is left when a batch asked for more than that. */
+  constructor(
+    limit: number,
+    detail = `This API key has used all ${limit} subname creations it is allowed`,
+    remaining = 0,
+  ) {
+    super('QUOTA_EXCEEDED', detail, undefined, quotaHeaders({ limit, remaining }));
   }
 }

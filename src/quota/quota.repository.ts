@@ -14,17 +14,17 @@ export class QuotaRepository {
   }
 
   /**
-   * Takes one unit if one is left, in one statement: the row lock serialises concurrent charges of a key
+   * Takes `units` if that many are left, in one statement: the row lock serialises concurrent charges of a key
    * across connections and replicas, and the condition is re-checked after waiting, so `used` never
-   * passes `limit`. Null when nothing is left.
+   * passes `limit`. Null when fewer are left (nothing is taken).
    */
-  async charge(manager: EntityManager, apiKeyId: string): Promise<QuotaState | null> {
+  async charge(manager: EntityManager, apiKeyId: string, units: number): Promise<QuotaState | null> {
     // For UPDATE … RETURNING the postgres driver answers [rows, affectedCount].
     const [rows]: [QuotaState[], number] = await manager.query(
-      `UPDATE key_quotas SET used = used + 1
-        WHERE api_key_id = $1 AND used < quota_limit
+      `UPDATE key_quotas SET used = used + $2
+        WHERE api_key_id = $1 AND used + $2 <= quota_limit
         RETURNING quota_limit AS "limit", used`,
-      [apiKeyId],
+      [apiKeyId, units],
     );
     return rows[0] ?? null;
   }

@@ -25,12 +25,22 @@ export class QuotaService {
     return this.quotas.create(manager, apiKeyId, limit);
   }
 
-  /** Charges one creation inside the caller's transaction; throws QuotaExceededError when none is left. */
-  async charge(manager: EntityManager, apiKeyId: string): Promise<QuotaView> {
-    const charged = await this.quotas.charge(manager, apiKeyId);
+  /**
+   * Charges `creations` (all or none) inside the caller's transaction; throws QuotaExceededError when fewer
+   * are left. Writers insert their rows first and charge last, so the key's quota row is always the last lock
+   * a write takes: a transaction holding it waits for nothing, and writers of one key cannot deadlock.
+   */
+  async charge(manager: EntityManager, apiKeyId: string, creations = 1): Promise<QuotaView> {
+    const charged = await this.quotas.charge(manager, apiKeyId, creations);
     if (charged) return toQuotaView(charged);
-    quotaRefusals.inc();
-    throw new QuotaExceededError(((await this.quotas.find(manager, apiKeyId)) ?? NO_QUOTA).limit);
+    quotaRefusals.inc(creations);
+    const { limit, remaining } = toQuotaView((await this.quotas.find(manager, apiKeyId)) ?? NO_QUOTA);
+    if (creations === 1) throw new QuotaExceededError(limit);
+    throw new QuotaExceededError(
+      limit,
+      `This batch creates ${creations} subnames; this API key has ${remaining} of its ${limit} creations left`,
+      remaining,
+    );
   }
 
   async view(manager: EntityManager, apiKeyId: string): Promise<QuotaView> {

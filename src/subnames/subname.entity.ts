@@ -10,6 +10,8 @@ export type RecordMap = Record<string, string>;
 @Index('IDX_subnames_label_trgm', { synchronize: false })
 @Index('IDX_subnames_parent_metadata', { synchronize: false })
 @Index('IDX_subnames_owner_parent_created', { synchronize: false })
+// The export's prefix ranges over reversed full names; see the ExportIndex migration.
+@Index('IDX_subnames_full_name_reversed', { synchronize: false })
 export class SubnameEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
 

@@ -1,11 +1,23 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeyAuth, CurrentApiKey } from '../auth/decorators';
+import { streamNdjson } from '../common/ndjson';
 import { ApiProblems } from '../common/openapi';
 import { quotaHeaders } from '../quota/quota.errors';
+import { BatchResponse, BatchSubnamesDto, MAX_BATCH_ITEMS } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
+import { ExportSubnamesQueryDto, MAX_EXPORT_PARENTS } from './dto/export-subnames.dto';
 import { ListSubnamesQueryDto, SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnameParams } from './dto/subname-params.dto';
 import { SubnamePageResponse } from './dto/subname-page.response';
@@ -43,6 +55,71 @@ export class SubnamesController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SubnameResponse> {
     return sendWrite(res, await this.subnames.upsert(key, dto));
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: `Create or update up to ${MAX_BATCH_ITEMS} subnames, all or nothing`,
+    description:
+      'Each item is a POST /subnames body with the same validation and create-or-update semantics; the whole ' +
+      'batch is applied in one transaction or not at all. Only the items that create a name use quota; a ' +
+      'refused batch writes nothing and uses none. An item that changes nothing keeps its updatedAt. ' +
+      'Body limit 2 MB.',
+  })
+  @ApiBody({ type: BatchSubnamesDto })
+  @ApiOkResponse({ type: BatchResponse, description: 'Applied; one result per item in the order given' })
+  @ApiProblems(
+    [
+      400,
+      'Invalid items: every bad field is named by its path (items[3].addresses[0].value); ' +
+        'a fullName given twice is named as items[i].label',
+    ],
+    [
+      403,
+      'FORBIDDEN_PARENT naming each item outside the key scope in errors[], ' +
+        'or QUOTA_EXCEEDED (the creations exceed what the key has left)',
+    ],
+    [413, 'Body over 2 MB'],
+  )
+  async upsertMany(
+    @CurrentApiKey() key: AuthenticatedKey,
+    @Body() dto: BatchSubnamesDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BatchResponse> {
+    const result = await this.subnames.upsertMany(key, dto);
+    res.set(quotaHeaders(result.quota));
+    return result.body;
+  }
+
+  // Declared before the :fullName routes, so that nothing can shadow it.
+  @Get('export')
+  @ApiKeyAuth()
+  @ApiExtraModels(CreateSubnameDto)
+  @ApiOperation({
+    summary: 'Export every subname under one or more parents, at any depth, as NDJSON',
+    description:
+      'One line per subname in the request shape of POST /subnames, so the file can be imported as it is ' +
+      '(npm run cli -- import). Stable order (by reversed full name, so the names under one parent come ' +
+      'together); read in pages with a keyset cursor and written as fast as the client takes it. The key must ' +
+      `cover every parentName (repeated, up to ${MAX_EXPORT_PARENTS}). Names written during an export may or ` +
+      'may not appear in it.',
+  })
+  @ApiOkResponse({
+    description: 'application/x-ndjson: one POST /subnames body per line',
+    content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(CreateSubnameDto) } } },
+  })
+  @ApiProblems(
+    [400, 'parentName missing or not a valid ENS name'],
+    [403, 'FORBIDDEN_PARENT naming each parentName outside the key scope in errors[]'],
+  )
+  async export(
+    @CurrentApiKey() key: AuthenticatedKey,
+    @Query() query: ExportSubnamesQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    await streamNdjson(res, this.subnames.exportLines(key, query));
   }
 
   // Declared before the :fullName routes, so that nothing can shadow it.

@@ -65,6 +65,64 @@ const OPTIONAL_COLUMNS = [
   ['ttl', 'ttl', '::bigint'],
 ] as const;
 
+const JSONB_FIELDS = new Set<string>(['texts', 'addresses', 'metadata']);
+
+/**
+ * The create-or-update of many subnames in one statement: the items come as one JSON array; a left-out
+ * field inserts empty and, on conflict, keeps the stored value. Items may leave out different fields: a field
+ * that some items give and others do not is taken only for the full names listed for it (a text[] parameter,
+ * which PostgreSQL hashes). Rows are written in full-name order, so concurrent batches lock shared names in
+ * the same order and cannot deadlock; an item that changes nothing keeps its updated_at.
+ * Exported for the unit spec.
+ */
+export function buildUpsertManyQuery(writes: SubnameWrite[]): { sql: string; params: unknown[] } {
+  const items = writes.map((w) => ({
+    full_name: w.fullName,
+    parent_name: w.parentName,
+    label: w.label,
+    namehash: w.namehash,
+    created_by: w.createdBy,
+    texts: w.texts ?? null,
+    addresses: w.addresses ?? null,
+    metadata: w.metadata ?? null,
+    contenthash: w.contenthash ?? null,
+    owner: w.owner ?? null,
+    ttl: w.ttl ?? null,
+  }));
+  const params: unknown[] = [JSON.stringify(items)];
+  const assignments: string[] = [];
+  const updated: [column: string, value: string][] = [];
+  for (const [field, column] of OPTIONAL_COLUMNS) {
+    const givers = writes.filter((w) => w[field] !== undefined);
+    if (givers.length === 0) continue;
+    let value = `EXCLUDED.${column}`;
+    if (givers.length < writes.length) {
+      params.push(givers.map((w) => w.fullName));
+      value = `CASE WHEN EXCLUDED.full_name = ANY($${params.length}::text[]) THEN EXCLUDED.${column} ELSE subnames.${column} END`;
+    }
+    assignments.push(`${column} = ${value}`);
+    updated.push([column, value]);
+  }
+  const changed =
+    updated.length === 0
+      ? 'false'
+      : `(${updated.map(([, v]) => v).join(', ')}) IS DISTINCT FROM (${updated.map(([c]) => `subnames.${c}`).join(', ')})`;
+  assignments.push(`updated_at = CASE WHEN ${changed} THEN now() ELSE subnames.updated_at END`);
+  const inserted = OPTIONAL_COLUMNS.map(([, column]) =>
+    JSONB_FIELDS.has(column) ? `coalesce(i.${column}, '{}'::jsonb)` : `i.${column}`,
+  );
+  const sql = `
+    INSERT INTO subnames (full_name, parent_name, label, namehash, created_by, ${OPTIONAL_COLUMNS.map(([, c]) => c).join(', ')})
+    SELECT i.full_name, i.parent_name, i.label, i.namehash, i.created_by, ${inserted.join(', ')}
+      FROM jsonb_to_recordset($1::jsonb) AS i(
+             full_name text, parent_name text, label text, namehash text, created_by uuid,
+             texts jsonb, addresses jsonb, metadata jsonb, contenthash text, owner text, ttl bigint)
+     ORDER BY i.full_name
+    ON CONFLICT (full_name) DO UPDATE SET ${assignments.join(', ')}
+    RETURNING *, (xmax = 0) AS inserted`;
+  return { sql, params };
+}
+
 /** `%`, `_` and the escape character itself match literally in a LIKE pattern (default escape: backslash). */
 export function escapeLike(fragment: string): string {
   return fragment.replace(/[\\%_]/g, '\\$&');
@@ -177,6 +235,49 @@ export class SubnamesRepository {
       RETURNING *, (xmax = 0) AS inserted`;
     const rows: SubnameRow[] = await manager.query(sql, params);
     return { entity: rowToEntity(rows[0]), inserted: rows[0].inserted === true };
+  }
+
+  /**
+   * Create-or-update of many subnames with distinct full names in one statement (see buildUpsertManyQuery).
+   * Results in the order of `writes`.
+   */
+  async upsertMany(
+    manager: EntityManager,
+    writes: SubnameWrite[],
+  ): Promise<{ entity: SubnameEntity; inserted: boolean }[]> {
+    if (writes.length === 0) return [];
+    const { sql, params } = buildUpsertManyQuery(writes);
+    const rows: SubnameRow[] = await manager.query(sql, params);
+    const byName = new Map(rows.map((r) => [r.full_name, r]));
+    return writes.map((w) => {
+      const row = byName.get(w.fullName)!;
+      return { entity: rowToEntity(row), inserted: row.inserted === true };
+    });
+  }
+
+  /**
+   * One page of the subnames under `parentName` at any depth (full names ending in `.parentName`), in the
+   * order of their reversed full names, after the cursor `after` (a reversed full name). The order is a
+   * prefix range of IDX_subnames_full_name_reversed, so each page is one index range scan, however large the
+   * table, and names under one parent come together.
+   */
+  async exportPage(
+    manager: EntityManager,
+    parentName: string,
+    after: string | null,
+    limit: number,
+  ): Promise<{ items: SubnameEntity[]; cursor: string | null }> {
+    // Reversed, every name under oak.eth starts with 'hte.kao.'; in byte order they all sort before 'hte.kao/'.
+    const rows: (SubnameRow & { export_key: string })[] = await manager.query(
+      `SELECT s.*, reverse(s.full_name) AS export_key
+         FROM subnames s
+        WHERE reverse(s.full_name) COLLATE "C" > coalesce($2::text, reverse('.' || $1::text))
+          AND reverse(s.full_name) COLLATE "C" < (reverse($1::text) || '/')
+        ORDER BY reverse(s.full_name) COLLATE "C"
+        LIMIT $3`,
+      [parentName, after, limit],
+    );
+    return { items: rows.map(rowToEntity), cursor: rows.length > 0 ? rows[rows.length - 1].export_key : null };
   }
 
   async findByFullName(manager: EntityManager, fullName: string): Promise<SubnameEntity | null> {

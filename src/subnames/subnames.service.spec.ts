@@ -6,14 +6,16 @@ import * as ens from '../common/ens';
 import * as records from '../common/records';
 import { AppValidationPipe } from '../common/validation.pipe';
 import type { QuotaService } from '../quota/quota.service';
+import { BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
+import { ExportSubnamesQueryDto } from './dto/export-subnames.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnameCache } from './subname-cache';
 import type { SubnameChanges } from './subname-changes';
 import { SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import type { SubnamesRepository, SubnameWrite } from './subnames.repository';
-import { SubnamesService } from './subnames.service';
+import { EXPORT_PAGE_SIZE, SubnamesService } from './subnames.service';
 
 const KEY: AuthenticatedKey = { id: 'k1', keyPrefix: 'sns_abcdefgh', parentNames: ['oak.eth'] };
 const MANAGER = {} as EntityManager;
@@ -40,13 +42,28 @@ function entity(fullName: string): SubnameEntity {
 }
 
 describe(SubnamesService.name, () => {
-  let repository: { searchPage: jest.Mock; deleteByFullName: jest.Mock; upsert: jest.Mock };
+  let repository: {
+    searchPage: jest.Mock;
+    deleteByFullName: jest.Mock;
+    upsert: jest.Mock;
+    upsertMany: jest.Mock;
+    exportPage: jest.Mock;
+  };
   let quota: { charge: jest.Mock; view: jest.Mock };
   let sut: SubnamesService;
 
   beforeEach(() => {
-    repository = { searchPage: jest.fn(), deleteByFullName: jest.fn(), upsert: jest.fn() };
-    quota = { charge: jest.fn(async () => ({ limit: 10, used: 1, remaining: 9 })), view: jest.fn() };
+    repository = {
+      searchPage: jest.fn(),
+      deleteByFullName: jest.fn(),
+      upsert: jest.fn(),
+      upsertMany: jest.fn(),
+      exportPage: jest.fn(),
+    };
+    quota = {
+      charge: jest.fn(async () => ({ limit: 10, used: 1, remaining: 9 })),
+      view: jest.fn(async () => ({ limit: 10, used: 4, remaining: 6 })),
+    };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
     const dataSource = {
@@ -115,6 +132,119 @@ describe(SubnamesService.name, () => {
       )) as CreateSubnameDto;
       await expect(sut.upsert(KEY, dto)).rejects.toMatchObject({ code: 'FORBIDDEN_PARENT' });
       expect(repository.upsert).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('upsertMany', () => {
+    const batch = async (items: unknown[]) =>
+      (await pipe.transform({ items }, { type: 'body', metatype: BatchSubnamesDto })) as BatchSubnamesDto;
+
+    it('one upsert of every item, then one charge for the creations only', async () => {
+      repository.upsertMany.mockImplementation(async (_m: EntityManager, writes: SubnameWrite[]) =>
+        writes.map((w, i) => ({ entity: entity(w.fullName), inserted: i !== 1 })),
+      );
+      const dto = await batch([
+        { parentName: 'OAK.eth', label: 'A' },
+        { parentName: 'oak.eth', label: 'b', ttl: 5 },
+        { parentName: 'team.oak.eth', label: 'c' },
+      ]);
+      const result = await sut.upsertMany(KEY, dto);
+      expect(repository.upsertMany).toHaveBeenCalledTimes(1);
+      const writes = repository.upsertMany.mock.calls[0][1] as SubnameWrite[];
+      expect(writes.map((w) => [w.fullName, w.namehash])).toEqual(
+        ['a.oak.eth', 'b.oak.eth', 'c.team.oak.eth'].map((n) => [n, ens.nameHash(n)]),
+      );
+      expect(writes[1]).toMatchObject({ ttl: 5, createdBy: KEY.id });
+      expect(writes[0].ttl).toBeUndefined();
+      expect(quota.charge).toHaveBeenCalledTimes(1);
+      expect(quota.charge).toHaveBeenCalledWith(MANAGER, KEY.id, 2);
+      expect(result.body).toMatchObject({
+        created: 2,
+        updated: 1,
+        items: [
+          { fullName: 'a.oak.eth', status: 'created' },
+          { fullName: 'b.oak.eth', status: 'updated' },
+          { fullName: 'c.team.oak.eth', status: 'created' },
+        ],
+      });
+      expect(result.quota.remaining).toBe(9);
+    });
+
+    it('charges nothing when every item is an update', async () => {
+      repository.upsertMany.mockImplementation(async (_m: EntityManager, writes: SubnameWrite[]) =>
+        writes.map((w) => ({ entity: entity(w.fullName), inserted: false })),
+      );
+      const result = await sut.upsertMany(KEY, await batch([{ parentName: 'oak.eth', label: 'a' }]));
+      expect(quota.charge).not.toHaveBeenCalled();
+      expect(result.quota.remaining).toBe(6);
+    });
+
+    it('names every item outside the scope before writing anything', async () => {
+      const dto = await batch([
+        { parentName: 'pine.eth', label: 'a' },
+        { parentName: 'oak.eth', label: 'b' },
+        { parentName: 'oakk.eth', label: 'c' },
+      ]);
+      const error = (await sut.upsertMany(KEY, dto).catch((e: unknown) => e)) as DomainError;
+      expect(error.code).toBe('FORBIDDEN_PARENT');
+      expect(error.errors).toEqual([
+        { field: 'items[0].parentName', message: expect.stringContaining('pine.eth') },
+        { field: 'items[2].parentName', message: expect.stringContaining('oakk.eth') },
+      ]);
+      expect(repository.upsertMany).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('exportLines', () => {
+    const query = async (parentName: string | string[]) =>
+      (await pipe.transform(
+        { parentName },
+        { type: 'query', metatype: ExportSubnamesQueryDto },
+      )) as ExportSubnamesQueryDto;
+    const drain = async (lines: AsyncIterable<string>) => {
+      const out: string[] = [];
+      for await (const chunk of lines) out.push(chunk);
+      return out;
+    };
+
+    it('reads page after page with the cursor, until a short page; a parent under another is read once', async () => {
+      const full = Array.from({ length: EXPORT_PAGE_SIZE }, (_, i) => entity(`n${i}.oak.eth`));
+      repository.exportPage
+        .mockResolvedValueOnce({ items: full, cursor: 'cursor-1' })
+        .mockResolvedValueOnce({ items: [entity('last.oak.eth')], cursor: 'cursor-2' });
+      const chunks = await drain(sut.exportLines(KEY, await query(['Team.Oak.eth', 'oak.eth'])));
+      expect(repository.exportPage.mock.calls).toEqual([
+        [MANAGER, 'oak.eth', null, EXPORT_PAGE_SIZE],
+        [MANAGER, 'oak.eth', 'cursor-1', EXPORT_PAGE_SIZE],
+      ]);
+      // Written in pieces small enough to die young (32 KB and one line at most).
+      expect(chunks.length).toBeGreaterThan(2);
+      for (const chunk of chunks) expect(chunk.length).toBeLessThan(33 * 1024);
+      const lines = chunks.join('').trimEnd().split('\n');
+      expect(lines).toHaveLength(EXPORT_PAGE_SIZE + 1);
+      expect(JSON.parse(lines[EXPORT_PAGE_SIZE])).toEqual({
+        parentName: 'oak.eth',
+        label: 'last',
+        texts: [],
+        addresses: [{ coin: 60, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }],
+        metadata: [],
+        owner: null,
+        contenthash: null,
+        ttl: null,
+      });
+    });
+
+    it('refuses parents outside the scope before reading anything', async () => {
+      const error = (() => {
+        try {
+          sut.exportLines(KEY, { parentName: ['oak.eth', 'pine.eth'] } as ExportSubnamesQueryDto);
+        } catch (e) {
+          return e as DomainError;
+        }
+      })();
+      expect(error?.code).toBe('FORBIDDEN_PARENT');
+      expect(error?.errors).toEqual([{ field: 'parentName[1]', message: expect.stringContaining('pine.eth') }]);
+      expect(repository.exportPage).not.toHaveBeenCalled();
     });
   });
 

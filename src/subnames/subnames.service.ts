@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
-import { ApiKeysService } from '../auth/api-keys.service';
-import { nameHash } from '../common/ens';
+import { ForbiddenParentError } from '../auth/auth.errors';
+import { ApiKeysService, keyCovers } from '../auth/api-keys.service';
+import { isSameOrUnder, nameHash } from '../common/ens';
+import { FieldError } from '../common/errors';
 import { QuotaService, QuotaView } from '../quota/quota.service';
+import { BatchResponse, BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
+import { ExportSubnamesQueryDto, toSubnameExportLine } from './dto/export-subnames.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
@@ -28,6 +32,27 @@ export interface WriteResult {
   subname: SubnameResponse;
   created: boolean;
   quota: QuotaView;
+}
+
+export interface BatchWriteResult {
+  body: BatchResponse;
+  quota: QuotaView;
+}
+
+/** Rows per export query: large enough to amortise a round trip, small enough to keep memory flat. */
+export const EXPORT_PAGE_SIZE = 1000;
+/** Pieces written to the socket: below V8's large-object size, so they die young instead of waiting for a full GC. */
+const EXPORT_CHUNK_CHARS = 32 * 1024;
+
+/** 403 naming every (normalised) parent name that the key does not cover, by the field it came from. */
+function refuseOutsideScope(key: AuthenticatedKey, parents: { field: string; name: string }[]): void {
+  const outside = parents.filter((p) => !keyCovers(key, p.name));
+  if (outside.length === 0) return;
+  const errors: FieldError[] = outside.map((p) => ({
+    field: p.field,
+    message: `${p.name} lies outside this API key's scope`,
+  }));
+  throw new ForbiddenParentError([...new Set(outside.map((p) => p.name))].join(', '), errors);
 }
 
 function toMap<T>(entries: T[] | undefined, key: (e: T) => string, value: (e: T) => string): RecordMap | undefined {
@@ -90,6 +115,68 @@ export class SubnamesService {
     });
     this.changes.written([write.fullName]);
     return result;
+  }
+
+  /**
+   * Many create-or-updates, all or nothing, in one transaction of two statements: one upsert of every item,
+   * then one quota charge for the items that created a name. A refusal (scope, quota) writes nothing.
+   */
+  async upsertMany(key: AuthenticatedKey, dto: BatchSubnamesDto): Promise<BatchWriteResult> {
+    refuseOutsideScope(
+      key,
+      dto.items.map((item, i) => ({ field: `items[${i}].parentName`, name: item.parentName })),
+    );
+    const writes = dto.items.map((item) => toSubnameWrite(key.id, item));
+    const result = await this.dataSource.transaction(async (manager) => {
+      const results = await this.subnames.upsertMany(manager, writes);
+      const created = results.filter((r) => r.inserted).length;
+      const quota =
+        created > 0 ? await this.quota.charge(manager, key.id, created) : await this.quota.view(manager, key.id);
+      const items = results.map(({ entity, inserted }) => ({
+        fullName: entity.fullName,
+        status: inserted ? ('created' as const) : ('updated' as const),
+        subname: toSubnameResponse(entity),
+      }));
+      return { body: { created, updated: results.length - created, items }, quota };
+    });
+    this.changes.written(writes.map((w) => w.fullName));
+    return result;
+  }
+
+  /**
+   * The NDJSON lines of every subname under the given parents at any depth, in pieces of about 32 KB, read in
+   * pages with a keyset cursor (the next page only when the consumer asks for more). The scope is checked here, before anything is read; a parent under another given parent is
+   * dropped, so no name comes twice.
+   */
+  exportLines(key: AuthenticatedKey, query: ExportSubnamesQueryDto): AsyncIterable<string> {
+    const given = query.parentName;
+    refuseOutsideScope(
+      key,
+      given.map((name, i) => ({ field: `parentName[${i}]`, name })),
+    );
+    const parents = given.filter((p) => !given.some((o) => o !== p && isSameOrUnder(p, o)));
+    return this.exportPages(parents);
+  }
+
+  private async *exportPages(parents: string[]): AsyncGenerator<string> {
+    for (const parent of parents) {
+      let cursor: string | null = null;
+      for (;;) {
+        const page = await this.subnames.exportPage(this.dataSource.manager, parent, cursor, EXPORT_PAGE_SIZE);
+        if (page.items.length === 0) break;
+        let chunk = '';
+        for (const e of page.items) {
+          chunk += `${JSON.stringify(toSubnameExportLine(e))}\n`;
+          if (chunk.length >= EXPORT_CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        if (chunk !== '') yield chunk;
+        if (page.items.length < EXPORT_PAGE_SIZE) break;
+        cursor = page.cursor;
+      }
+    }
   }
 
   /** `fullName` comes normalised from the path DTO. */

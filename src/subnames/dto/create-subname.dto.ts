@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_RECORDS, MAX_TTL } from '../../common/records';
+import { IsFirstOfItsFullName } from './batch-repeats';
 import {
   HasUniqueEntries,
   IsAddressForCoin,
@@ -59,6 +60,7 @@ export class CreateSubnameDto {
 
   @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255 })
   @IsEnsLabel({ length: [1, 255] })
+  @IsFirstOfItsFullName() // fails only inside POST /subnames/batch, for an item repeating an earlier fullName
   label: string;
 
   @ApiPropertyOptional({

@@ -1,0 +1,239 @@
+import { parseArgs } from 'node:util';
+import { Presets, SingleBar } from 'cli-progress';
+import { ValidationFailedError } from '../common/errors';
+import { AppValidationPipe } from '../common/validation.pipe';
+import { MAX_BATCH_ITEMS } from '../subnames/dto/batch-subnames.dto';
+import { CreateSubnameDto } from '../subnames/dto/create-subname.dto';
+import { batchUrl, sendBatch } from './batch-client';
+import {
+  countEntries,
+  describeLocation,
+  detectFormat,
+  ImportFormat,
+  ImportRecord,
+  readImportFile,
+} from './import-source';
+
+export const IMPORT_USAGE = `  import FILE --url URL --key KEY [--dry-run] [--batch-size N] [--json]
+      Creates or updates the subnames of FILE through POST /subnames/batch, in chunks of N (default 500, at
+      most 1000). FILE is NDJSON in the request shape of POST /subnames (what GET /subnames/export writes) or
+      NameStone's get-names JSON. Every entry is validated here first; refused entries are listed with their
+      line numbers and the exit code is 1. --dry-run validates the whole file and sends nothing.`;
+
+const DEFAULT_BATCH_SIZE = 500;
+/** Below the batch route's 2 MB body limit, with room for the envelope. */
+const MAX_CHUNK_BYTES = 2 * 1024 * 1024 - 4096;
+
+export interface Refusal {
+  line: number;
+  item?: number;
+  reason: string;
+}
+
+export interface ImportSummary {
+  file: string;
+  format: ImportFormat;
+  entries: number;
+  dryRun: boolean;
+  /** Entries that passed validation (in a dry run, all that would be sent). */
+  valid: number;
+  created: number;
+  updated: number;
+  refused: Refusal[];
+  /** Why sending stopped early (the key was refused); the entries not sent are among the refused. */
+  stopped?: string;
+}
+
+interface Pending {
+  record: ImportRecord;
+  body: Record<string, unknown>;
+}
+
+interface Options {
+  file: string;
+  url: string;
+  key: string;
+  dryRun: boolean;
+  batchSize: number;
+  json: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      key: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      'batch-size': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new Error(`import takes one FILE\n\n${IMPORT_USAGE}`);
+  const dryRun = values['dry-run'] === true;
+  if (!dryRun && (!values.url || !values.key)) throw new Error(`import needs --url and --key\n\n${IMPORT_USAGE}`);
+  const size = values['batch-size'] ?? String(DEFAULT_BATCH_SIZE);
+  if (!/^\d+$/.test(size) || Number(size) < 1 || Number(size) > MAX_BATCH_ITEMS) {
+    throw new Error(`--batch-size must be a whole number from 1 to ${MAX_BATCH_ITEMS}`);
+  }
+  return {
+    file,
+    url: values.url ?? '',
+    key: values.key ?? '',
+    dryRun,
+    batchSize: Number(size),
+    json: values.json === true,
+  };
+}
+
+/** Validates like POST /subnames (the same pipe and DTO), so a dry run refuses exactly what the service would. */
+class EntryChecker {
+  private readonly pipe = new AppValidationPipe();
+  /** Normalised fullName → where it was first seen. */
+  private readonly seen = new Map<string, string>();
+
+  async check(record: ImportRecord): Promise<string | null> {
+    if (record.problem) return record.problem;
+    let dto: CreateSubnameDto;
+    try {
+      dto = (await this.pipe.transform(record.body, {
+        type: 'body',
+        metatype: CreateSubnameDto,
+      })) as CreateSubnameDto;
+    } catch (e) {
+      if (e instanceof ValidationFailedError) return (e.errors ?? []).map((f) => `${f.field}: ${f.message}`).join('; ');
+      throw e;
+    }
+    // The pipe hands over label and parentName ENSIP-15 normalised, as the service stores them.
+    const fullName = `${dto.label}.${dto.parentName}`;
+    const first = this.seen.get(fullName);
+    if (first) return `repeats the fullName ${fullName} of ${first}`;
+    this.seen.set(fullName, describeLocation(record));
+    return null;
+  }
+}
+
+export async function importFile(options: Options): Promise<ImportSummary> {
+  const format = await detectFormat(options.file);
+  const entries = await countEntries(options.file, format);
+  const summary: ImportSummary = {
+    file: options.file,
+    format,
+    entries,
+    dryRun: options.dryRun,
+    valid: 0,
+    created: 0,
+    updated: 0,
+    refused: [],
+  };
+  const bar = new SingleBar(
+    {
+      stream: process.stderr,
+      format: `${options.dryRun ? 'checking' : 'importing'} |{bar}| {value}/{total} | created {created}, updated {updated}, refused {refused}`,
+      hideCursor: true,
+    },
+    Presets.shades_classic,
+  );
+  const counts = () => ({ created: summary.created, updated: summary.updated, refused: summary.refused.length });
+  bar.start(entries, 0, counts());
+  const refuse = (record: ImportRecord, reason: string) => {
+    summary.refused.push({ line: record.line, ...(record.item !== undefined ? { item: record.item } : {}), reason });
+  };
+  const url = batchUrl(options.url);
+
+  /** Sends a chunk; on a refusal that names items, refuses those and sends the rest; splits a chunk too large. */
+  const send = async (pending: Pending[]): Promise<void> => {
+    if (pending.length === 0) return;
+    if (summary.stopped) {
+      for (const p of pending) refuse(p.record, `not sent: ${summary.stopped}`);
+      return;
+    }
+    const outcome = await sendBatch(
+      url,
+      options.key,
+      pending.map((p) => p.body),
+    );
+    if (outcome.kind === 'applied') {
+      summary.created += outcome.created;
+      summary.updated += outcome.updated;
+    } else if (outcome.kind === 'unauthorized') {
+      summary.stopped = `the service refused the key (401: ${outcome.detail})`;
+      for (const p of pending) refuse(p.record, `not sent: ${summary.stopped}`);
+    } else if (outcome.status === 413 && pending.length > 1) {
+      const half = Math.ceil(pending.length / 2);
+      await send(pending.slice(0, half));
+      await send(pending.slice(half));
+    } else if (outcome.items.size > 0 && outcome.items.size < pending.length) {
+      for (const [i, reason] of outcome.items) if (pending[i]) refuse(pending[i].record, `${outcome.code}: ${reason}`);
+      await send(pending.filter((_, i) => !outcome.items.has(i)));
+    } else {
+      for (const [i, p] of pending.entries()) {
+        refuse(p.record, `${outcome.code}: ${outcome.items.get(i) ?? outcome.detail}`);
+      }
+    }
+  };
+
+  const checker = new EntryChecker();
+  let chunk: Pending[] = [];
+  let chunkBytes = 0;
+  const flush = async () => {
+    const sending = chunk;
+    chunk = [];
+    chunkBytes = 0;
+    await send(sending);
+    bar.increment(sending.length, counts());
+  };
+  try {
+    for await (const record of readImportFile(options.file, format)) {
+      const problem = await checker.check(record);
+      if (problem !== null) {
+        refuse(record, problem);
+        bar.increment(1, counts());
+        continue;
+      }
+      summary.valid++;
+      if (options.dryRun) {
+        bar.increment(1, counts());
+        continue;
+      }
+      const bytes = Buffer.byteLength(JSON.stringify(record.body)) + 1;
+      if (chunk.length > 0 && (chunk.length >= options.batchSize || chunkBytes + bytes > MAX_CHUNK_BYTES)) {
+        await flush();
+      }
+      chunk.push({ record, body: record.body! });
+      chunkBytes += bytes;
+    }
+    await flush();
+  } finally {
+    bar.stop();
+  }
+  summary.refused.sort((a, b) => a.line - b.line || (a.item ?? 0) - (b.item ?? 0));
+  return summary;
+}
+
+export function formatSummary(s: ImportSummary, url: string): string {
+  const kind = s.format === 'json-array' ? 'JSON array' : 'NDJSON';
+  const lines = [
+    s.dryRun
+      ? `dry run of ${s.file} (${kind}, ${s.entries} entries): ${s.valid} valid, ${s.refused.length} refused; nothing was sent`
+      : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refused.length}`,
+  ];
+  if (s.stopped) lines.push(`stopped: ${s.stopped}`);
+  if (s.refused.length > 0) {
+    lines.push('refused:');
+    for (const r of s.refused) lines.push(`  ${describeLocation(r)}: ${r.reason}`);
+  }
+  return lines.join('\n');
+}
+
+/** `npm run cli -- import …`: prints the summary and returns the exit code (1 when anything was refused). */
+export async function runImport(argv: string[]): Promise<{ output: string; exitCode: number }> {
+  const options = parseOptions(argv);
+  const summary = await importFile(options);
+  return {
+    output: options.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, options.url),
+    exitCode: summary.refused.length > 0 || summary.stopped ? 1 : 0,
+  };
+}
