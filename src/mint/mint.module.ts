@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { SubnamesModule } from '../subnames/subnames.module';
 import { AdminListingsController } from './admin-listings.controller';
@@ -10,7 +11,7 @@ import { SdkListingsController } from './sdk-listings.controller';
 import { SigningService } from './signing.service';
 
 @Module({
-  imports: [AuthModule, SubnamesModule],
+  imports: [AuthModule, SubnamesModule, AuditModule],
   controllers: [AdminListingsController, MintController, SdkListingsController],
   providers: [ListingsRepository, ListingsService, MintService, SigningService],
 })

@@ -2,7 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedKey } from '../auth/api-key';
-import { ApiKeyAuth, CurrentApiKey } from '../auth/decorators';
+import type { Actor } from '../audit/audit.types';
+import { ApiKeyAuth, CurrentActor, CurrentApiKey } from '../auth/decorators';
 import { ApiProblems } from '../common/openapi';
 import { quotaHeaders } from '../quota/quota.errors';
 import { CreateSubnameDto } from './dto/create-subname.dto';
@@ -40,9 +41,10 @@ export class SubnamesController {
   async upsert(
     @CurrentApiKey() key: AuthenticatedKey,
     @Body() dto: CreateSubnameDto,
+    @CurrentActor() by: Actor,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SubnameResponse> {
-    return sendWrite(res, await this.subnames.upsert(key, dto));
+    return sendWrite(res, await this.subnames.upsert(key, dto, by));
   }
 
   // Declared before the :fullName routes, so that nothing can shadow it.
@@ -95,7 +97,11 @@ export class SubnamesController {
     [403, 'FORBIDDEN_PARENT: the name lies outside the key scope'],
     [404, 'SUBNAME_NOT_FOUND'],
   )
-  remove(@CurrentApiKey() key: AuthenticatedKey, @Param() { fullName }: SubnameParams): Promise<void> {
-    return this.subnames.remove(key, fullName);
+  remove(
+    @CurrentApiKey() key: AuthenticatedKey,
+    @Param() { fullName }: SubnameParams,
+    @CurrentActor() by: Actor,
+  ): Promise<void> {
+    return this.subnames.remove(key, fullName, by);
   }
 }

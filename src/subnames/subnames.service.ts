@@ -3,6 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { changedFields } from '../audit/audit-diff';
+import { AuditService } from '../audit/audit.service';
+import type { Actor, AuditEvent, AuditFields } from '../audit/audit.types';
 import { nameHash } from '../common/ens';
 import { QuotaService, QuotaView } from '../quota/quota.service';
 import { CreateSubnameDto } from './dto/create-subname.dto';
@@ -10,7 +13,7 @@ import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
-import { RecordMap } from './subname.entity';
+import { RecordMap, SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import { SubnamesRepository, SubnameWrite } from './subnames.repository';
 
@@ -58,21 +61,50 @@ export function toSubnameWrite(createdBy: string, dto: CreateSubnameDto): Subnam
   };
 }
 
+/** What the audit trail records of a subname: its records (the name itself is the event's subject). */
+function auditedSubname(e: SubnameEntity): AuditFields {
+  return {
+    texts: e.texts,
+    addresses: e.addresses,
+    metadata: e.metadata,
+    contenthash: e.contenthash,
+    owner: e.owner,
+    ttl: e.ttl,
+  };
+}
+
+/** The event of an upsert: a creation with every record, or an update with the records it changed. */
+export function subnameWriteEvent(by: Actor, entity: SubnameEntity, previous: SubnameEntity | null): AuditEvent {
+  return previous
+    ? {
+        by,
+        action: 'subname.update',
+        subject: entity.fullName,
+        ...changedFields(auditedSubname(previous), auditedSubname(entity)),
+      }
+    : { by, action: 'subname.create', subject: entity.fullName, before: null, after: auditedSubname(entity) };
+}
+
 @Injectable()
 export class SubnamesService {
   constructor(
     private readonly subnames: SubnamesRepository,
     private readonly keys: ApiKeysService,
     private readonly quota: QuotaService,
+    private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction. */
-  async upsert(key: AuthenticatedKey, dto: CreateSubnameDto): Promise<WriteResult> {
+  /**
+   * Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction as the
+   * write and its audit event, so a refused charge leaves neither.
+   */
+  async upsert(key: AuthenticatedKey, dto: CreateSubnameDto, by: Actor): Promise<WriteResult> {
     this.keys.authorize(key, dto.parentName);
     const write = toSubnameWrite(key.id, dto);
     return this.dataSource.transaction(async (manager) => {
-      const { entity, inserted } = await this.subnames.upsert(manager, write);
+      const { entity, inserted, previous } = await this.subnames.upsert(manager, write);
+      await this.audit.record(manager, subnameWriteEvent(by, entity, previous));
       const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
       return { subname: toSubnameResponse(entity), created: inserted, quota };
     });
@@ -100,10 +132,13 @@ export class SubnamesService {
   }
 
   /** Deletes a subname the key may write; the quota unit its creation took is not given back. */
-  async remove(key: AuthenticatedKey, fullName: string): Promise<void> {
+  async remove(key: AuthenticatedKey, fullName: string, by: Actor): Promise<void> {
     this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
-    if (!(await this.subnames.deleteByFullName(this.dataSource.manager, fullName))) {
-      throw new SubnameNotFoundError(fullName);
-    }
+    await this.dataSource.transaction(async (manager) => {
+      const deleted = await this.subnames.deleteByFullName(manager, fullName);
+      if (!deleted) throw new SubnameNotFoundError(fullName);
+      const before = auditedSubname(deleted);
+      await this.audit.record(manager, { by, action: 'subname.delete', subject: fullName, before, after: null });
+    });
   }
 }
