@@ -104,7 +104,8 @@ export class ListingsRepository {
     for (let round = 0; round < 3; round++) {
       const created: ListingRow[] = await manager.query(insert, params);
       if (created[0]) return { entity: rowToEntity(created[0]), previous: null };
-      const replaced: (ListingRow & Record<string, unknown>)[] = await manager.query(replace, params);
+      // An UPDATE answers [rows, rowCount] through TypeORM's postgres driver.
+      const [replaced]: [(ListingRow & Record<string, unknown>)[], number] = await manager.query(replace, params);
       if (replaced[0]) {
         const row = replaced[0];
         const old = Object.fromEntries(REPLACED_COLUMNS.map((c) => [c, row[`old_${c}`]]));

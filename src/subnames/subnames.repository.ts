@@ -193,7 +193,8 @@ export class SubnamesRepository {
     for (let round = 0; round < 3; round++) {
       const created: SubnameRow[] = await manager.query(insert, params);
       if (created[0]) return { entity: rowToEntity(created[0]), inserted: true, previous: null };
-      const updated: (SubnameRow & Record<string, unknown>)[] = await manager.query(update, updateParams);
+      // An UPDATE answers [rows, rowCount] through TypeORM's postgres driver.
+      const [updated]: [(SubnameRow & Record<string, unknown>)[], number] = await manager.query(update, updateParams);
       if (updated[0]) {
         const row = updated[0];
         const old = Object.fromEntries(OPTIONAL_COLUMNS.map(([, column]) => [column, row[`old_${column}`]]));
