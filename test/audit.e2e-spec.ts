@@ -156,6 +156,23 @@ describe('audit trail: every change recorded once, in its own transaction; GET /
       expect(update.after).toEqual({ addresses: {}, ttl: 300 });
     });
 
+    it('parallel writes of one new name: one create event and an update event for each other write', async () => {
+      const { key } = await t.issueKey(['oak.eth'], 10);
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          write(key, { parentName: 'oak.eth', label: 'race', ttl: 100 + i }).then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      const rows = await events('race.oak.eth');
+      expect(rows.map((e) => e.action).sort()).toEqual(['subname.create', ...Array(7).fill('subname.update')]);
+      expect(rows[0]).toMatchObject({ action: 'subname.create', before: null });
+      // Each update saw the ttl that the write before it left: the events chain without a gap.
+      for (let i = 1; i < rows.length; i++) {
+        expect(rows[i].before).toEqual({ ttl: (rows[i - 1].after as { ttl: number }).ttl });
+      }
+    });
+
     it('a create refused by QUOTA_EXCEEDED after its insert leaves no subname and no event', async () => {
       const { key } = await t.issueKey(['oak.eth'], 1);
       await write(key, { parentName: 'oak.eth', label: 'one' }).expect(201);
