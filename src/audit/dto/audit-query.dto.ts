@@ -48,6 +48,7 @@ export class AuditQueryDto {
 
   @ApiPropertyOptional({
     example: 'admin',
+    pattern: '^(admin|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
     description: 'Who made the change: `admin`, or an API key id (UUID, any letter case)',
   })
   @canonical(
@@ -63,6 +64,7 @@ export class AuditQueryDto {
 
   @ApiPropertyOptional({
     example: 'alice.oak.eth',
+    minLength: 1,
     maxLength: MAX_SUBJECT,
     description: 'What was changed, exactly as recorded: a key id, `network/parentName` for a listing, or a full name',
   })
