@@ -1,7 +1,12 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { AuditModule } from './audit/audit.module';
+import { AuditService } from './audit/audit.service';
+import { ADMIN_ACTOR, type Actor } from './audit/audit.types';
+import { AuditQueryDto } from './audit/dto/audit-query.dto';
 import { DomainError, ValidationFailedError } from './common/errors';
 import { IdParams } from './common/id-params.dto';
 import { AppValidationPipe } from './common/validation.pipe';
@@ -10,7 +15,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { findRunningEmbeddedDatabase } from './database/embedded-database';
 import { IMPORT_USAGE, runImport } from './import/import-command';
-import { CreateApiKeyDto, UpdateApiKeyDto } from './keys/dto/api-key.dto';
+import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from './keys/dto/api-key.dto';
 import { KeysModule } from './keys/keys.module';
 import { KeysService } from './keys/keys.service';
 
@@ -20,24 +25,29 @@ const USAGE = `Usage: npm run cli -- <command>
       Issues a key and prints it once (with --json, as JSON).
   keys list
   keys update ID [--name NAME] [--parent NAME …] [--quota N] [--expires ISO-8601 | --no-expiry]
+  keys rotate ID [--grace SECONDS]
+      A new secret for the same key, printed once; the old one keeps working for SECONDS (default 0), then stops.
   keys revoke ID
+  audit [--since ISO-8601] [--actor admin|KEY-ID] [--name SUBJECT] [--page P] [--size S]
+      The audit trail, newest first, as JSON.
 
-The keys commands use DATABASE_URL, or else the embedded database in DATA_DIR (through the running service
-when there is one).
+Changes made here are recorded in the audit trail with the actor admin and a request id cli-<uuid>.
+The keys and audit commands use DATABASE_URL, or else the embedded database in DATA_DIR (through the running
+service when there is one).
 
 ${IMPORT_USAGE}`;
 
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, KeysModule] };
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, KeysModule, AuditModule] };
   }
 }
 
 /** The HTTP routes' own validation (the global pipe), so the CLI accepts and refuses exactly what they do. */
-async function checked<T extends object>(cls: new () => T, plain: object): Promise<T> {
+async function checked<T extends object>(cls: new () => T, plain: object, type: 'body' | 'query' = 'body'): Promise<T> {
   try {
-    return (await new AppValidationPipe().transform(plain, { type: 'body', metatype: cls })) as T;
+    return (await new AppValidationPipe().transform(plain, { type, metatype: cls })) as T;
   } catch (e) {
     if (!(e instanceof ValidationFailedError)) throw e;
     throw new Error((e.errors ?? []).map((f) => `${f.field}: ${f.message}`).join('\n'));
@@ -67,11 +77,18 @@ async function run(argv: string[]): Promise<string> {
       expires: { type: 'string' },
       'no-expiry': { type: 'boolean' },
       json: { type: 'boolean' },
+      grace: { type: 'string' },
+      since: { type: 'string' },
+      actor: { type: 'string' },
+      page: { type: 'string' },
+      size: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [group, command, id] = positionals;
-  if (values.help || group !== 'keys' || !command) return USAGE;
+  if (values.help || !((group === 'keys' && command) || group === 'audit')) return USAGE;
+  // One run of the CLI is one "request" of the audit trail, made by the administrator.
+  const by: Actor = { actor: ADMIN_ACTOR, requestId: `cli-${randomUUID()}` };
 
   let config = loadConfig();
   if (!config.databaseUrl) {
@@ -81,6 +98,23 @@ async function run(argv: string[]): Promise<string> {
   }
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error', 'warn'] });
   try {
+    if (group === 'audit') {
+      // Query strings, as the route receives them, so the same conversions and checks apply.
+      const query = await checked(
+        AuditQueryDto,
+        Object.fromEntries(
+          Object.entries({
+            since: values.since,
+            actor: values.actor,
+            name: values.name,
+            page: values.page,
+            size: values.size,
+          }).filter(([, v]) => v !== undefined),
+        ),
+        'query',
+      );
+      return JSON.stringify(await app.get(AuditService).search(query), null, 2);
+    }
     const keys = app.get(KeysService);
     switch (command) {
       case 'create': {
@@ -90,7 +124,7 @@ async function run(argv: string[]): Promise<string> {
           quota: integer(values.quota, '--quota'),
           expiresAt: values.expires,
         });
-        const created = await keys.issue(dto);
+        const created = await keys.issue(dto, by);
         if (values.json) return JSON.stringify(created, null, 2);
         return [
           `API key ${created.id} for ${created.parentNames.join(', ')} (quota ${created.quota})`,
@@ -111,13 +145,31 @@ async function run(argv: string[]): Promise<string> {
           quota: integer(values.quota, '--quota'),
           expiresAt: values['no-expiry'] ? null : values.expires,
         });
-        return JSON.stringify(await keys.update(keyId, dto), null, 2);
+        return JSON.stringify(await keys.update(keyId, dto, by), null, 2);
       }
       case 'revoke': {
         if (!id) throw new Error('keys revoke needs the key id');
         const { id: keyId } = await checked(IdParams, { id });
-        await keys.revoke(keyId);
+        await keys.revoke(keyId, by);
         return `revoked ${keyId}`;
+      }
+      case 'rotate': {
+        if (!id) throw new Error('keys rotate needs the key id');
+        const { id: keyId } = await checked(IdParams, { id });
+        const dto = await checked(RotateApiKeyDto, { graceSeconds: integer(values.grace, '--grace') });
+        const rotated = await keys.rotate(keyId, dto, by);
+        if (values.json) return JSON.stringify(rotated, null, 2);
+        const grace = dto.graceSeconds ?? 0;
+        return [
+          `API key ${rotated.id} has a new secret (scope ${rotated.parentNames.join(', ')}, ${rotated.used}/${rotated.quota} used)`,
+          '',
+          `  ${rotated.key}`,
+          '',
+          grace > 0
+            ? `The old secret keeps working for ${grace} s, then stops: hand the new one over before then.`
+            : 'The old secret no longer works.',
+          'Store the new one now: it is not shown again and only its SHA-256 digest is kept.',
+        ].join('\n');
       }
       default:
         return USAGE;

@@ -14,6 +14,13 @@ export class ApiKeyEntity {
   @Column({ name: 'key_hash', type: 'char', length: 64 })
   keyHash: string;
 
+  /** After a rotation with a grace period: the digest of the previous key, accepted until the time below. */
+  @Index('UQ_api_keys_previous_key_hash', { unique: true, where: '"previous_key_hash" IS NOT NULL' })
+  @Column({ name: 'previous_key_hash', type: 'char', length: 64, nullable: true })
+  previousKeyHash: string | null;
+
+  @Column({ name: 'previous_key_expires_at', type: 'timestamptz', nullable: true }) previousKeyExpiresAt: Date | null;
+
   @Column({ name: 'parent_names', type: 'text', array: true }) parentNames: string[];
 
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true }) expiresAt: Date | null;

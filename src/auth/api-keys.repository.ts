@@ -20,12 +20,49 @@ export class ApiKeysRepository {
     return repo.save(repo.create({ ...key, revokedAt: null }));
   }
 
+  /** The key of this digest: its current one, or its previous one while that is still within its grace period. */
   findByHash(manager: EntityManager, keyHash: string): Promise<ApiKeyEntity | null> {
-    return manager.getRepository(ApiKeyEntity).findOneBy({ keyHash });
+    return manager
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder('k')
+      .where('k.key_hash = :keyHash', { keyHash })
+      .orWhere('(k.previous_key_hash = :keyHash AND k.previous_key_expires_at > now())', { keyHash })
+      .getOne();
   }
 
   findById(manager: EntityManager, id: string): Promise<ApiKeyEntity | null> {
     return manager.getRepository(ApiKeyEntity).findOneBy({ id });
+  }
+
+  /** The key, locked until the caller's transaction ends, so that its changes and their audit agree. */
+  findByIdForUpdate(manager: EntityManager, id: string): Promise<ApiKeyEntity | null> {
+    return manager
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder('k')
+      .setLock('pessimistic_write')
+      .where('k.id = :id', { id })
+      .getOne();
+  }
+
+  /**
+   * A new digest for the key; the current one becomes the previous, accepted for `graceSeconds` more by the
+   * database clock (the one authentication compares with). With no grace the previous digest is dropped.
+   */
+  async rotate(
+    manager: EntityManager,
+    id: string,
+    next: { keyPrefix: string; keyHash: string },
+    graceSeconds: number,
+  ): Promise<ApiKeyEntity> {
+    await manager.query(
+      `UPDATE api_keys
+          SET previous_key_hash = CASE WHEN $4::int > 0 THEN key_hash END,
+              previous_key_expires_at = CASE WHEN $4::int > 0 THEN now() + make_interval(secs => $4::int) END,
+              key_hash = $2, key_prefix = $3, updated_at = now()
+        WHERE id = $1`,
+      [id, next.keyHash, next.keyPrefix, graceSeconds],
+    );
+    return (await this.findById(manager, id))!;
   }
 
   listAll(manager: EntityManager): Promise<ApiKeyEntity[]> {

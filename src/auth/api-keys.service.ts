@@ -35,6 +35,22 @@ export class ApiKeysService {
     return this.keys.findById(manager, id);
   }
 
+  /** The key, locked for the rest of the caller's transaction. */
+  lock(manager: EntityManager, id: string): Promise<ApiKeyEntity | null> {
+    return this.keys.findByIdForUpdate(manager, id);
+  }
+
+  /** A new secret for the key (returned once); the old one stays valid for `graceSeconds`, then never again. */
+  async rotate(
+    manager: EntityManager,
+    id: string,
+    graceSeconds: number,
+  ): Promise<{ entity: ApiKeyEntity; secret: string }> {
+    const { key: secret, keyPrefix, keyHash } = generateApiKey();
+    const entity = await this.keys.rotate(manager, id, { keyPrefix, keyHash }, graceSeconds);
+    return { entity, secret };
+  }
+
   list(): Promise<ApiKeyEntity[]> {
     return this.keys.listAll(this.dataSource.manager);
   }
@@ -53,7 +69,9 @@ export class ApiKeysService {
     if (!presented || presented.length > 200) throw new UnauthorizedError();
     const digest = hashApiKey(presented);
     const key = await this.keys.findByHash(this.dataSource.manager, digest);
-    if (!key || !digestsEqual(key.keyHash, digest)) throw new UnauthorizedError();
+    // The repository matched the current digest, or the previous one within its grace period.
+    const matches = key && (digestsEqual(key.keyHash, digest) || digestsEqual(key.previousKeyHash ?? '', digest));
+    if (!key || !matches) throw new UnauthorizedError();
     if (key.revokedAt) throw new UnauthorizedError('This API key has been revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) throw new UnauthorizedError('This API key has expired');
     return { id: key.id, keyPrefix: key.keyPrefix, parentNames: key.parentNames };

@@ -1,6 +1,8 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
+import { ADMIN_ACTOR, type Actor } from '../audit/audit.types';
 import { ApiProblem } from '../common/openapi';
+import { requestIdOf } from '../common/request-id';
 import { AuthenticatedKey } from './api-key';
 import { AdminGuard, ApiKeyGuard, KeyedRequest } from './guards';
 
@@ -29,4 +31,15 @@ export function AdminAuth(): MethodDecorator & ClassDecorator {
 /** The key that ApiKeyGuard authenticated. */
 export const CurrentApiKey = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthenticatedKey => {
   return ctx.switchToHttp().getRequest<KeyedRequest>().apiKey!;
+});
+
+/**
+ * Who the audit trail records for this request: the key that ApiKeyGuard admitted, or `admin` after
+ * AdminGuard; and the request id. Only for routes behind one of the two guards.
+ */
+export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
+  const req = ctx.switchToHttp().getRequest<KeyedRequest>();
+  const actor = req.apiKey?.id ?? (req.admin ? ADMIN_ACTOR : undefined);
+  if (actor === undefined) throw new Error('CurrentActor needs ApiKeyAuth or AdminAuth on the route');
+  return { actor, requestId: requestIdOf(req) };
 });

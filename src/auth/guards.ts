@@ -6,7 +6,8 @@ import { NotFoundError, UnauthorizedError } from '../common/errors';
 import { AuthenticatedKey } from './api-key';
 import { ApiKeysService } from './api-keys.service';
 
-export type KeyedRequest = Request & { apiKey?: AuthenticatedKey };
+/** What the guards attach: the authenticated key, or that the admin token was presented. */
+export type KeyedRequest = Request & { apiKey?: AuthenticatedKey; admin?: boolean };
 
 function header(req: Request, name: string): string | undefined {
   const value = req.headers[name];
@@ -35,7 +36,7 @@ export class AdminGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.switchToHttp().getRequest<KeyedRequest>();
     if (!this.expected) throw new NotFoundError(`No route: ${req.method} ${req.path}`);
     const given = header(req, 'x-admin-token');
     const digest = createHash('sha256')
@@ -43,6 +44,7 @@ export class AdminGuard implements CanActivate {
       .digest();
     if (!given || !timingSafeEqual(digest, this.expected))
       throw new UnauthorizedError('A valid x-admin-token is required');
+    req.admin = true;
     return true;
   }
 }

@@ -1,7 +1,8 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
+import { AuditEventEntity } from '../audit/audit-event.entity';
 import { ListingEntity } from '../mint/listing.entity';
 import { KeyQuotaEntity } from '../quota/key-quota.entity';
 import { SubnameEntity } from '../subnames/subname.entity';
 
 /** Every entity of the service; later modules add theirs here. */
-export const ENTITIES = [ApiKeyEntity, KeyQuotaEntity, SubnameEntity, ListingEntity];
+export const ENTITIES = [ApiKeyEntity, KeyQuotaEntity, SubnameEntity, ListingEntity, AuditEventEntity];

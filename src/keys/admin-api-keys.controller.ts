@@ -1,10 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/openapi';
-import { AdminAuth } from '../auth/decorators';
+import type { Actor } from '../audit/audit.types';
+import { AdminAuth, CurrentActor } from '../auth/decorators';
 import { IdParams } from '../common/id-params.dto';
 import { KeysService } from './keys.service';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, UpdateApiKeyDto } from './dto/api-key.dto';
+import {
+  ApiKeyResponse,
+  CreateApiKeyDto,
+  CreatedApiKeyResponse,
+  RotateApiKeyDto,
+  UpdateApiKeyDto,
+} from './dto/api-key.dto';
 
 @ApiTags('admin')
 @AdminAuth()
@@ -16,8 +23,8 @@ export class AdminApiKeysController {
   @ApiOperation({ summary: 'Issue an API key (the key is shown only in this response)' })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   @ApiProblems([400, 'Invalid body'])
-  create(@Body() dto: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
-    return this.keys.issue(dto);
+  create(@Body() dto: CreateApiKeyDto, @CurrentActor() by: Actor): Promise<CreatedApiKeyResponse> {
+    return this.keys.issue(dto, by);
   }
 
   @Get()
@@ -32,8 +39,26 @@ export class AdminApiKeysController {
   @ApiOperation({ summary: 'Change a key: name, parent names, quota, expiry' })
   @ApiOkResponse({ type: ApiKeyResponse })
   @ApiProblems([400, 'Invalid body or id'])
-  update(@Param() { id }: IdParams, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyResponse> {
-    return this.keys.update(id, dto);
+  update(@Param() { id }: IdParams, @Body() dto: UpdateApiKeyDto, @CurrentActor() by: Actor): Promise<ApiKeyResponse> {
+    return this.keys.update(id, dto, by);
+  }
+
+  @Post(':id/rotate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Give a key a new secret (shown only in this response); the old one works for graceSeconds more',
+    description:
+      'Id, scope, limit and used count are kept. The old secret is accepted for graceSeconds (0 to 86400, ' +
+      'default 0: refused at once), then never again; rotating again replaces it. A revoked key cannot be rotated.',
+  })
+  @ApiOkResponse({ type: CreatedApiKeyResponse })
+  @ApiProblems([400, 'Invalid id or graceSeconds'], [409, 'CONFLICT: the key is revoked'])
+  rotate(
+    @Param() { id }: IdParams,
+    @Body() dto: RotateApiKeyDto,
+    @CurrentActor() by: Actor,
+  ): Promise<CreatedApiKeyResponse> {
+    return this.keys.rotate(id, dto, by);
   }
 
   @Delete(':id')
@@ -41,7 +66,7 @@ export class AdminApiKeysController {
   @ApiOperation({ summary: 'Revoke a key; it is refused from then on' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiProblems([400, 'Invalid id'])
-  revoke(@Param() { id }: IdParams): Promise<void> {
-    return this.keys.revoke(id);
+  revoke(@Param() { id }: IdParams, @CurrentActor() by: Actor): Promise<void> {
+    return this.keys.revoke(id, by);
   }
 }

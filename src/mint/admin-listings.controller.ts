@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../auth/decorators';
+import type { Actor } from '../audit/audit.types';
+import { AdminAuth, CurrentActor } from '../auth/decorators';
 import { ApiProblems } from '../common/openapi';
 import { ListingParams, ListingResponse, PutListingDto } from './dto/listing.dto';
 import { ListingsService } from './listings.service';
@@ -15,8 +16,8 @@ export class AdminListingsController {
   @ApiOperation({ summary: 'Create or replace the listing of a parent name on a network' })
   @ApiOkResponse({ type: ListingResponse })
   @ApiProblems([400, 'Invalid network, parent name or body: every bad field is listed in errors[]'])
-  put(@Param() p: ListingParams, @Body() dto: PutListingDto): Promise<ListingResponse> {
-    return this.listings.put(p.network, p.parentName, dto);
+  put(@Param() p: ListingParams, @Body() dto: PutListingDto, @CurrentActor() by: Actor): Promise<ListingResponse> {
+    return this.listings.put(p.network, p.parentName, dto, by);
   }
 
   @Get()
@@ -39,7 +40,7 @@ export class AdminListingsController {
   @ApiOperation({ summary: 'Delete a listing; mints under it are refused from then on' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems([400, 'Invalid network or parent name'])
-  remove(@Param() p: ListingParams): Promise<void> {
-    return this.listings.remove(p.network, p.parentName);
+  remove(@Param() p: ListingParams, @CurrentActor() by: Actor): Promise<void> {
+    return this.listings.remove(p.network, p.parentName, by);
   }
 }

@@ -1,35 +1,59 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { changedFields } from '../audit/audit-diff';
+import { AuditService } from '../audit/audit.service';
+import type { Actor, AuditFields } from '../audit/audit.types';
 import { ListingResponse, PutListingDto, SdkListingResponse, SDK_NETWORKS, toListingResponse } from './dto/listing.dto';
 import { ListingEntity } from './listing.entity';
 import { ListingsRepository } from './listings.repository';
 import type { Network } from '../signing/mint-context';
 import { ListingNotFoundError } from './mint.errors';
 
+/** What the audit trail records of a listing: every field a PUT sets (network and name are the subject). */
+function auditedListing(e: ListingEntity): AuditFields {
+  return {
+    price: e.price,
+    lengthPrices: e.lengthPrices,
+    fee: e.fee,
+    paymentReceiver: e.paymentReceiver,
+    expirable: e.expirable,
+    fuses: e.fuses,
+    reservedLabels: e.reservedLabels,
+    active: e.active,
+  };
+}
+
 /** Listings: what a parent name sells its subnames for, per network; administered, read by the mint. */
 @Injectable()
 export class ListingsService {
   constructor(
     private readonly listings: ListingsRepository,
+    private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** PUT: creates or replaces the whole listing. Names, labels and the receiver come canonical from the pipe. */
-  async put(network: Network, parentName: string, dto: PutListingDto): Promise<ListingResponse> {
-    const entity = await this.listings.upsert(this.dataSource.manager, {
-      network,
-      parentName,
-      price: dto.price,
-      lengthPrices: dto.lengthPrices ?? {},
-      fee: dto.fee,
-      paymentReceiver: dto.paymentReceiver,
-      expirable: dto.expirable,
-      fuses: dto.fuses,
-      reservedLabels: dto.reservedLabels ?? [],
-      active: dto.active ?? true,
+  async put(network: Network, parentName: string, dto: PutListingDto, by: Actor): Promise<ListingResponse> {
+    return this.dataSource.transaction(async (manager) => {
+      const { entity, previous } = await this.listings.upsert(manager, {
+        network,
+        parentName,
+        price: dto.price,
+        lengthPrices: dto.lengthPrices ?? {},
+        fee: dto.fee,
+        paymentReceiver: dto.paymentReceiver,
+        expirable: dto.expirable,
+        fuses: dto.fuses,
+        reservedLabels: dto.reservedLabels ?? [],
+        active: dto.active ?? true,
+      });
+      const change = previous
+        ? changedFields(auditedListing(previous), auditedListing(entity))
+        : { before: null, after: auditedListing(entity) };
+      await this.audit.record(manager, { by, action: 'listing.put', subject: `${network}/${parentName}`, ...change });
+      return toListingResponse(entity);
     });
-    return toListingResponse(entity);
   }
 
   async findOrFail(network: Network, parentName: string): Promise<ListingResponse> {
@@ -42,9 +66,19 @@ export class ListingsService {
     return (await this.listings.listAll(this.dataSource.manager)).map(toListingResponse);
   }
 
-  async remove(network: Network, parentName: string): Promise<void> {
-    if (!(await this.listings.delete(this.dataSource.manager, network, parentName)))
-      throw new ListingNotFoundError(network, parentName);
+  async remove(network: Network, parentName: string, by: Actor): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const deleted = await this.listings.delete(manager, network, parentName);
+      if (!deleted) throw new ListingNotFoundError(network, parentName);
+      const subject = `${network}/${parentName}`;
+      await this.audit.record(manager, {
+        by,
+        action: 'listing.delete',
+        subject,
+        before: auditedListing(deleted),
+        after: null,
+      });
+    });
   }
 
   /** The listing a mint uses: active, on that network, for the normalised parent name; null when there is none. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { SigningModule } from '../signing/signing.module';
 import { SubnamesModule } from '../subnames/subnames.module';
@@ -10,7 +11,7 @@ import { MintService } from './mint.service';
 import { SdkListingsController } from './sdk-listings.controller';
 
 @Module({
-  imports: [AuthModule, SigningModule, SubnamesModule],
+  imports: [AuthModule, SigningModule, SubnamesModule, AuditModule],
   controllers: [AdminListingsController, MintController, SdkListingsController],
   providers: [ListingsRepository, ListingsService, MintService],
 })

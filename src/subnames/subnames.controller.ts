@@ -11,7 +11,8 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedKey } from '../auth/api-key';
-import { ApiKeyAuth, CurrentApiKey } from '../auth/decorators';
+import type { Actor } from '../audit/audit.types';
+import { ApiKeyAuth, CurrentActor, CurrentApiKey } from '../auth/decorators';
 import { streamNdjson } from '../common/ndjson';
 import { ApiProblems } from '../common/openapi';
 import { quotaHeaders } from '../quota/quota.errors';
@@ -52,9 +53,10 @@ export class SubnamesController {
   async upsert(
     @CurrentApiKey() key: AuthenticatedKey,
     @Body() dto: CreateSubnameDto,
+    @CurrentActor() by: Actor,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SubnameResponse> {
-    return sendWrite(res, await this.subnames.upsert(key, dto));
+    return sendWrite(res, await this.subnames.upsert(key, dto, by));
   }
 
   @Post('batch')
@@ -86,9 +88,10 @@ export class SubnamesController {
   async upsertMany(
     @CurrentApiKey() key: AuthenticatedKey,
     @Body() dto: BatchSubnamesDto,
+    @CurrentActor() by: Actor,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BatchResponse> {
-    const result = await this.subnames.upsertMany(key, dto);
+    const result = await this.subnames.upsertMany(key, dto, by);
     res.set(quotaHeaders(result.quota));
     return result.body;
   }
@@ -172,7 +175,11 @@ export class SubnamesController {
     [403, 'FORBIDDEN_PARENT: the name lies outside the key scope'],
     [404, 'SUBNAME_NOT_FOUND'],
   )
-  remove(@CurrentApiKey() key: AuthenticatedKey, @Param() { fullName }: SubnameParams): Promise<void> {
-    return this.subnames.remove(key, fullName);
+  remove(
+    @CurrentApiKey() key: AuthenticatedKey,
+    @Param() { fullName }: SubnameParams,
+    @CurrentActor() by: Actor,
+  ): Promise<void> {
+    return this.subnames.remove(key, fullName, by);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
 import { SubnameCache } from './subname-cache';
@@ -8,7 +9,7 @@ import { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
 
 @Module({
-  imports: [AuthModule, QuotaModule],
+  imports: [AuthModule, QuotaModule, AuditModule],
   controllers: [SubnamesController],
   providers: [SubnamesRepository, SubnamesService, SubnameCache, SubnameChanges],
   exports: [SubnamesService],

@@ -211,30 +211,68 @@ export function buildSearchQuery(f: SubnameFilter, window: PageWindow): { sql: s
 @Injectable()
 export class SubnamesRepository {
   /**
-   * Create-or-update in one statement keyed by the unique full name. Concurrent writers of one new name
-   * meet at the unique index: one inserts, the others wait for it and update. `inserted` tells which.
+   * Create-or-update keyed by the unique full name, handing back the stored row as it was before an update
+   * (for the audit trail). A creation is one statement: an insert that stops at the unique index. When the
+   * name exists (or a concurrent writer has just created it: the insert waits for that one at the index),
+   * a second statement locks the row and updates it, returning both its old and new values.
    */
-  async upsert(manager: EntityManager, w: SubnameWrite): Promise<{ entity: SubnameEntity; inserted: boolean }> {
+  async upsert(
+    manager: EntityManager,
+    w: SubnameWrite,
+  ): Promise<{ entity: SubnameEntity; inserted: boolean; previous: SubnameEntity | null }> {
     const params: unknown[] = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy];
+    // The update mentions only the name and the given fields: PostgreSQL cannot type an unused parameter.
+    const updateParams: unknown[] = [w.fullName];
     const insertCols: string[] = [];
     const insertVals: string[] = [];
     const updates: string[] = [];
     for (const [field, column, cast] of OPTIONAL_COLUMNS) {
       const value = w[field];
       if (value === undefined) continue;
-      params.push(cast === '::jsonb' ? JSON.stringify(value) : value);
+      const stored = cast === '::jsonb' ? JSON.stringify(value) : value;
+      params.push(stored);
+      updateParams.push(stored);
       insertCols.push(column);
       insertVals.push(`$${params.length}${cast}`);
-      updates.push(`${column} = EXCLUDED.${column}`);
+      updates.push(`${column} = $${updateParams.length}${cast}`);
     }
     updates.push('updated_at = now()');
-    const sql = `
+    const insert = `
       INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${insertCols.map((c) => `, ${c}`).join('')})
       VALUES ($1, $2, $3, $4, $5${insertVals.map((v) => `, ${v}`).join('')})
-      ON CONFLICT (full_name) DO UPDATE SET ${updates.join(', ')}
-      RETURNING *, (xmax = 0) AS inserted`;
-    const rows: SubnameRow[] = await manager.query(sql, params);
-    return { entity: rowToEntity(rows[0]), inserted: rows[0].inserted === true };
+      ON CONFLICT (full_name) DO NOTHING
+      RETURNING *`;
+    // The locked self-join reads the row as it was before this statement changed it.
+    const update = `
+      UPDATE subnames s SET ${updates.join(', ')}
+        FROM (SELECT * FROM subnames WHERE full_name = $1 FOR UPDATE) old
+       WHERE s.id = old.id
+      RETURNING s.*, ${OPTIONAL_COLUMNS.map(([, column]) => `old.${column} AS old_${column}`).join(', ')}`;
+    // A row deleted between the two statements lets the insert win on the next round; a few rounds suffice.
+    for (let round = 0; round < 3; round++) {
+      const created: SubnameRow[] = await manager.query(insert, params);
+      if (created[0]) return { entity: rowToEntity(created[0]), inserted: true, previous: null };
+      // An UPDATE answers [rows, rowCount] through TypeORM's postgres driver.
+      const [updated]: [(SubnameRow & Record<string, unknown>)[], number] = await manager.query(update, updateParams);
+      if (updated[0]) {
+        const row = updated[0];
+        const old = Object.fromEntries(OPTIONAL_COLUMNS.map(([, column]) => [column, row[`old_${column}`]]));
+        return { entity: rowToEntity(row), inserted: false, previous: rowToEntity({ ...row, ...old } as SubnameRow) };
+      }
+    }
+    throw new Error(`upsert of ${w.fullName} kept meeting concurrent deletes`);
+  }
+
+  /**
+   * Locks the stored rows of these names, in full-name order (the order every batch writes in, so batches
+   * cannot deadlock on each other), and hands them back as they are before a batch changes them.
+   */
+  async lockExisting(manager: EntityManager, fullNames: string[]): Promise<Map<string, SubnameEntity>> {
+    const rows: SubnameRow[] = await manager.query(
+      'SELECT * FROM subnames WHERE full_name = ANY($1::text[]) ORDER BY full_name FOR UPDATE',
+      [fullNames],
+    );
+    return new Map(rows.map((r) => [r.full_name, rowToEntity(r)]));
   }
 
   /**
@@ -304,12 +342,13 @@ export class SubnamesRepository {
     };
   }
 
-  /** True when a row was deleted. */
-  async deleteByFullName(manager: EntityManager, fullName: string): Promise<boolean> {
-    // For DELETE the postgres driver answers [rows, affectedCount].
-    const [, affected]: [unknown[], number] = await manager.query('DELETE FROM subnames WHERE full_name = $1', [
-      fullName,
-    ]);
-    return affected > 0;
+  /** The deleted row, or null when there was none. */
+  async deleteByFullName(manager: EntityManager, fullName: string): Promise<SubnameEntity | null> {
+    // For DELETE … RETURNING the postgres driver answers [rows, affectedCount].
+    const [rows]: [SubnameRow[], number] = await manager.query(
+      'DELETE FROM subnames WHERE full_name = $1 RETURNING *',
+      [fullName],
+    );
+    return rows[0] ? rowToEntity(rows[0]) : null;
   }
 }

@@ -5,6 +5,8 @@ import { DomainError } from '../common/errors';
 import * as ens from '../common/ens';
 import * as records from '../common/records';
 import { AppValidationPipe } from '../common/validation.pipe';
+import type { AuditService } from '../audit/audit.service';
+import type { Actor } from '../audit/audit.types';
 import type { QuotaService } from '../quota/quota.service';
 import { BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
@@ -19,6 +21,7 @@ import { EXPORT_PAGE_SIZE, SubnamesService } from './subnames.service';
 
 const KEY: AuthenticatedKey = { id: 'k1', keyPrefix: 'sns_abcdefgh', parentNames: ['oak.eth'] };
 const MANAGER = {} as EntityManager;
+const BY: Actor = { actor: KEY.id, requestId: 'req-1' };
 const pipe = new AppValidationPipe();
 
 function entity(fullName: string): SubnameEntity {
@@ -48,8 +51,10 @@ describe(SubnamesService.name, () => {
     upsert: jest.Mock;
     upsertMany: jest.Mock;
     exportPage: jest.Mock;
+    lockExisting: jest.Mock;
   };
   let quota: { charge: jest.Mock; view: jest.Mock };
+  let audit: { record: jest.Mock; recordMany: jest.Mock };
   let sut: SubnamesService;
 
   beforeEach(() => {
@@ -59,11 +64,13 @@ describe(SubnamesService.name, () => {
       upsert: jest.fn(),
       upsertMany: jest.fn(),
       exportPage: jest.fn(),
+      lockExisting: jest.fn(async () => new Map()),
     };
     quota = {
       charge: jest.fn(async () => ({ limit: 10, used: 1, remaining: 9 })),
       view: jest.fn(async () => ({ limit: 10, used: 4, remaining: 6 })),
     };
+    audit = { record: jest.fn(async () => undefined), recordMany: jest.fn(async () => undefined) };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
     const dataSource = {
@@ -74,6 +81,7 @@ describe(SubnamesService.name, () => {
       repository as unknown as SubnamesRepository,
       keys,
       quota as unknown as QuotaService,
+      audit as unknown as AuditService,
       dataSource,
       new SubnameCache(),
       { written: jest.fn() } as unknown as SubnameChanges,
@@ -102,10 +110,11 @@ describe(SubnamesService.name, () => {
       repository.upsert.mockImplementation(async (_m: EntityManager, w: SubnameWrite) => ({
         entity: entity(w.fullName),
         inserted: true,
+        previous: null,
       }));
 
       const dto = (await pipe.transform(body, { type: 'body', metatype: CreateSubnameDto })) as CreateSubnameDto;
-      const result = await sut.upsert(KEY, dto);
+      const result = await sut.upsert(KEY, dto, BY);
 
       expect(label).toHaveBeenCalledTimes(1);
       expect(name).toHaveBeenCalledTimes(1);
@@ -123,6 +132,30 @@ describe(SubnamesService.name, () => {
       });
       expect(result).toMatchObject({ created: true, quota: { remaining: 9 } });
       expect(quota.charge).toHaveBeenCalledWith(MANAGER, KEY.id);
+      expect(audit.record).toHaveBeenCalledWith(MANAGER, {
+        by: BY,
+        action: 'subname.create',
+        subject: 'alice.oak.eth',
+        before: null,
+        after: expect.objectContaining({ addresses: { '60': '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } }),
+      });
+    });
+
+    it('records an update with only the fields that changed, before and after', async () => {
+      const previous = entity('alice.oak.eth');
+      const updated = Object.assign(entity('alice.oak.eth'), { owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' });
+      repository.upsert.mockResolvedValue({ entity: updated, inserted: false, previous });
+      quota.view.mockResolvedValue({ limit: 10, used: 1, remaining: 9 });
+      const dto = (await pipe.transform(body, { type: 'body', metatype: CreateSubnameDto })) as CreateSubnameDto;
+      await sut.upsert(KEY, dto, BY);
+      expect(audit.record).toHaveBeenCalledWith(MANAGER, {
+        by: BY,
+        action: 'subname.update',
+        subject: 'alice.oak.eth',
+        before: { owner: null },
+        after: { owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' },
+      });
+      expect(quota.charge).not.toHaveBeenCalled();
     });
 
     it('checks the scope before writing', async () => {
@@ -130,7 +163,7 @@ describe(SubnamesService.name, () => {
         { ...body, parentName: 'pine.eth' },
         { type: 'body', metatype: CreateSubnameDto },
       )) as CreateSubnameDto;
-      await expect(sut.upsert(KEY, dto)).rejects.toMatchObject({ code: 'FORBIDDEN_PARENT' });
+      await expect(sut.upsert(KEY, dto, BY)).rejects.toMatchObject({ code: 'FORBIDDEN_PARENT' });
       expect(repository.upsert).not.toHaveBeenCalled();
     });
   });
@@ -148,7 +181,7 @@ describe(SubnamesService.name, () => {
         { parentName: 'oak.eth', label: 'b', ttl: 5 },
         { parentName: 'team.oak.eth', label: 'c' },
       ]);
-      const result = await sut.upsertMany(KEY, dto);
+      const result = await sut.upsertMany(KEY, dto, BY);
       expect(repository.upsertMany).toHaveBeenCalledTimes(1);
       const writes = repository.upsertMany.mock.calls[0][1] as SubnameWrite[];
       expect(writes.map((w) => [w.fullName, w.namehash])).toEqual(
@@ -174,7 +207,7 @@ describe(SubnamesService.name, () => {
       repository.upsertMany.mockImplementation(async (_m: EntityManager, writes: SubnameWrite[]) =>
         writes.map((w) => ({ entity: entity(w.fullName), inserted: false })),
       );
-      const result = await sut.upsertMany(KEY, await batch([{ parentName: 'oak.eth', label: 'a' }]));
+      const result = await sut.upsertMany(KEY, await batch([{ parentName: 'oak.eth', label: 'a' }]), BY);
       expect(quota.charge).not.toHaveBeenCalled();
       expect(result.quota.remaining).toBe(6);
     });
@@ -185,7 +218,7 @@ describe(SubnamesService.name, () => {
         { parentName: 'oak.eth', label: 'b' },
         { parentName: 'oakk.eth', label: 'c' },
       ]);
-      const error = (await sut.upsertMany(KEY, dto).catch((e: unknown) => e)) as DomainError;
+      const error = (await sut.upsertMany(KEY, dto, BY).catch((e: unknown) => e)) as DomainError;
       expect(error.code).toBe('FORBIDDEN_PARENT');
       expect(error.errors).toEqual([
         { field: 'items[0].parentName', message: expect.stringContaining('pine.eth') },
@@ -269,24 +302,29 @@ describe(SubnamesService.name, () => {
 
   describe('remove', () => {
     it('deletes the name as the path DTO handed it over', async () => {
-      repository.deleteByFullName.mockResolvedValue(true);
-      await sut.remove(KEY, 'alice.oak.eth');
+      repository.deleteByFullName.mockResolvedValue(entity('alice.oak.eth'));
+      await sut.remove(KEY, 'alice.oak.eth', BY);
       expect(repository.deleteByFullName).toHaveBeenCalledWith(MANAGER, 'alice.oak.eth');
+      expect(audit.record).toHaveBeenCalledWith(
+        MANAGER,
+        expect.objectContaining({ action: 'subname.delete', subject: 'alice.oak.eth', after: null }),
+      );
     });
 
     it('404 SUBNAME_NOT_FOUND when nothing was deleted', async () => {
-      repository.deleteByFullName.mockResolvedValue(false);
-      await expect(sut.remove(KEY, 'bob.oak.eth')).rejects.toMatchObject({
+      repository.deleteByFullName.mockResolvedValue(null);
+      await expect(sut.remove(KEY, 'bob.oak.eth', BY)).rejects.toMatchObject({
         constructor: SubnameNotFoundError,
         code: 'SUBNAME_NOT_FOUND',
       });
     });
 
     it('checks the scope before touching the database, so existence does not leak', async () => {
-      const error = await sut.remove(KEY, 'bob.oakk.eth').catch((e: unknown) => e);
+      const error = await sut.remove(KEY, 'bob.oakk.eth', BY).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainError);
       expect((error as DomainError).code).toBe('FORBIDDEN_PARENT');
       expect(repository.deleteByFullName).not.toHaveBeenCalled();
+      expect(audit.record).not.toHaveBeenCalled();
     });
   });
 });

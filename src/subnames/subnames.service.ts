@@ -4,6 +4,9 @@ import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ForbiddenParentError } from '../auth/auth.errors';
 import { ApiKeysService, keyCovers } from '../auth/api-keys.service';
+import { changedFields } from '../audit/audit-diff';
+import { AuditService } from '../audit/audit.service';
+import type { Actor, AuditEvent, AuditFields } from '../audit/audit.types';
 import { isSameOrUnder, nameHash } from '../common/ens';
 import { FieldError } from '../common/errors';
 import { QuotaService, QuotaView } from '../quota/quota.service';
@@ -16,7 +19,7 @@ import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
 import { SubnameCache } from './subname-cache';
 import { SubnameChanges } from './subname-changes';
-import { RecordMap } from './subname.entity';
+import { RecordMap, SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import { SubnamesRepository, SubnameWrite } from './subnames.repository';
 
@@ -93,23 +96,56 @@ export function toSubnameWrite(createdBy: string, dto: CreateSubnameDto): Subnam
   };
 }
 
+/** What the audit trail records of a subname: its records (the name itself is the event's subject). */
+function auditedSubname(e: SubnameEntity): AuditFields {
+  return {
+    texts: e.texts,
+    addresses: e.addresses,
+    metadata: e.metadata,
+    contenthash: e.contenthash,
+    owner: e.owner,
+    ttl: e.ttl,
+  };
+}
+
+/**
+ * The event of an upsert: a creation with every record, or an update with the records it changed (with every
+ * record when the row as it was is unknown: a batch item whose name another writer created meanwhile).
+ */
+export function subnameWriteEvent(
+  by: Actor,
+  entity: SubnameEntity,
+  previous: SubnameEntity | null,
+  inserted = previous === null,
+): AuditEvent {
+  const subject = entity.fullName;
+  if (inserted) return { by, action: 'subname.create', subject, before: null, after: auditedSubname(entity) };
+  if (!previous) return { by, action: 'subname.update', subject, before: null, after: auditedSubname(entity) };
+  return { by, action: 'subname.update', subject, ...changedFields(auditedSubname(previous), auditedSubname(entity)) };
+}
+
 @Injectable()
 export class SubnamesService {
   constructor(
     private readonly subnames: SubnamesRepository,
     private readonly keys: ApiKeysService,
     private readonly quota: QuotaService,
+    private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: SubnameCache,
     private readonly changes: SubnameChanges,
   ) {}
 
-  /** Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction. */
-  async upsert(key: AuthenticatedKey, dto: CreateSubnameDto): Promise<WriteResult> {
+  /**
+   * Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction as the
+   * write and its audit event, so a refused charge leaves neither.
+   */
+  async upsert(key: AuthenticatedKey, dto: CreateSubnameDto, by: Actor): Promise<WriteResult> {
     this.keys.authorize(key, dto.parentName);
     const write = toSubnameWrite(key.id, dto);
     const result = await this.dataSource.transaction(async (manager) => {
-      const { entity, inserted } = await this.subnames.upsert(manager, write);
+      const { entity, inserted, previous } = await this.subnames.upsert(manager, write);
+      await this.audit.record(manager, subnameWriteEvent(by, entity, previous));
       const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
       return { subname: toSubnameResponse(entity), created: inserted, quota };
     });
@@ -118,17 +154,29 @@ export class SubnamesService {
   }
 
   /**
-   * Many create-or-updates, all or nothing, in one transaction of two statements: one upsert of every item,
-   * then one quota charge for the items that created a name. A refusal (scope, quota) writes nothing.
+   * Many create-or-updates, all or nothing, in one transaction of four statements: the stored rows locked and
+   * read (for the audit trail), one upsert of every item, one insert of their audit events, then one quota
+   * charge for the items that created a name. A refusal (scope, quota) writes nothing.
    */
-  async upsertMany(key: AuthenticatedKey, dto: BatchSubnamesDto): Promise<BatchWriteResult> {
+  async upsertMany(key: AuthenticatedKey, dto: BatchSubnamesDto, by: Actor): Promise<BatchWriteResult> {
     refuseOutsideScope(
       key,
       dto.items.map((item, i) => ({ field: `items[${i}].parentName`, name: item.parentName })),
     );
     const writes = dto.items.map((item) => toSubnameWrite(key.id, item));
     const result = await this.dataSource.transaction(async (manager) => {
+      // The rows as they were, for the audit trail (a name created meanwhile by another writer has none).
+      const previous = await this.subnames.lockExisting(
+        manager,
+        writes.map((w) => w.fullName),
+      );
       const results = await this.subnames.upsertMany(manager, writes);
+      await this.audit.recordMany(
+        manager,
+        results.map(({ entity, inserted }) =>
+          subnameWriteEvent(by, entity, previous.get(entity.fullName) ?? null, inserted),
+        ),
+      );
       const created = results.filter((r) => r.inserted).length;
       const quota =
         created > 0 ? await this.quota.charge(manager, key.id, created) : await this.quota.view(manager, key.id);
@@ -214,10 +262,14 @@ export class SubnamesService {
   }
 
   /** Deletes a subname the key may write; the quota unit its creation took is not given back. */
-  async remove(key: AuthenticatedKey, fullName: string): Promise<void> {
+  async remove(key: AuthenticatedKey, fullName: string, by: Actor): Promise<void> {
     this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
-    const deleted = await this.subnames.deleteByFullName(this.dataSource.manager, fullName);
+    await this.dataSource.transaction(async (manager) => {
+      const deleted = await this.subnames.deleteByFullName(manager, fullName);
+      if (!deleted) throw new SubnameNotFoundError(fullName);
+      const before = auditedSubname(deleted);
+      await this.audit.record(manager, { by, action: 'subname.delete', subject: fullName, before, after: null });
+    });
     this.changes.written([fullName]);
-    if (!deleted) throw new SubnameNotFoundError(fullName);
   }
 }

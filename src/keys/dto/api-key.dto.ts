@@ -70,6 +70,25 @@ export class UpdateApiKeyDto {
   expiresAt?: Date | null;
 }
 
+export const MAX_GRACE_SECONDS = 86_400;
+
+/** Body of POST /admin/api-keys/{id}/rotate. */
+export class RotateApiKeyDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 3600,
+    minimum: 0,
+    maximum: MAX_GRACE_SECONDS,
+    default: 0,
+    description: 'Seconds the old secret keeps working; 0 refuses it at once',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_GRACE_SECONDS)
+  graceSeconds?: number;
+}
+
 export class ApiKeyResponse {
   @ApiProperty({ example: '0b5c1c0e-9a57-4d43-8f43-3c1f0c7e2a11' }) id: string;
   @ApiProperty({ example: 'wallet-team' }) name: string;

@@ -1,0 +1,33 @@
+/** Who made a change: the API key id or `admin`, and the request (or CLI run) that carried it. */
+export interface Actor {
+  actor: string;
+  requestId: string;
+}
+
+export const ADMIN_ACTOR = 'admin';
+
+export const AUDIT_ACTIONS = [
+  'key.issue',
+  'key.update',
+  'key.rotate',
+  'key.revoke',
+  'listing.put',
+  'listing.delete',
+  'subname.create',
+  'subname.update',
+  'subname.delete',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Field values as JSON: dates as ISO strings, maps as objects. */
+export type AuditFields = Record<string, unknown>;
+
+/** A change to record: created (before null), deleted (after null), or changed (only the changed fields). */
+export interface AuditEvent {
+  by: Actor;
+  action: AuditAction;
+  subject: string;
+  before: AuditFields | null;
+  after: AuditFields | null;
+}
