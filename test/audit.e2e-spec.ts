@@ -187,6 +187,39 @@ describe('audit trail: every change recorded once, in its own transaction; GET /
         'subname.create one.oak.eth',
       ]);
     });
+    it('a batch leaves one event per item, in item order, with the rows as they were; a refused batch leaves none', async () => {
+      const { id, key } = await t.issueKey(['oak.eth'], 3);
+      await write(key, { parentName: 'oak.eth', label: 'old', ttl: 1 }).expect(201);
+      const batch = (items: object[], requestId: string) =>
+        request(t.http)
+          .post('/api/v1/subnames/batch')
+          .set('x-auth-token', key)
+          .set('x-request-id', requestId)
+          .send({ items });
+      await batch(
+        [
+          { parentName: 'oak.eth', label: 'new', texts: [{ key: 'url', value: 'https://n.example' }] },
+          { parentName: 'oak.eth', label: 'old', ttl: 2 },
+        ],
+        'req-batch',
+      ).expect(200);
+      const rows = (await events()).filter((e) => e.request_id === 'req-batch');
+      expect(rows.map((e) => [e.action, e.subject, e.actor])).toEqual([
+        ['subname.create', 'new.oak.eth', id],
+        ['subname.update', 'old.oak.eth', id],
+      ]);
+      expect(rows[0]).toMatchObject({ before: null, after: { texts: { url: 'https://n.example' } } });
+      expect(rows[1]).toMatchObject({ before: { ttl: 1 }, after: { ttl: 2 } });
+      // Two creations with one unit left: QUOTA_EXCEEDED after the upsert, so the events roll back with it.
+      await batch(
+        [
+          { parentName: 'oak.eth', label: 'x1' },
+          { parentName: 'oak.eth', label: 'x2' },
+        ],
+        'req-refused',
+      ).expect(403);
+      expect((await events()).filter((e) => e.request_id === 'req-refused')).toEqual([]);
+    });
   });
 
   describe('listings', () => {

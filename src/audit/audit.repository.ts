@@ -46,7 +46,7 @@ export class AuditRepository {
     const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
     await manager.query(
       `INSERT INTO audit_events (actor, request_id, action, subject, before, after)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])
+       SELECT actor, request_id, action, subject, before, after FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])
          WITH ORDINALITY AS e(actor, request_id, action, subject, before, after, n)
         ORDER BY n`,
       [
