@@ -111,15 +111,24 @@ export function buildUpsertManyQuery(writes: SubnameWrite[]): { sql: string; par
   const inserted = OPTIONAL_COLUMNS.map(([, column]) =>
     JSONB_FIELDS.has(column) ? `coalesce(i.${column}, '{}'::jsonb)` : `i.${column}`,
   );
+  // `old` reads the stored rows from the statement's snapshot, for the audit trail's "before"; taking no lock
+  // of its own, it leaves the upsert's full-name order the only order in which a batch locks rows.
   const sql = `
-    INSERT INTO subnames (full_name, parent_name, label, namehash, created_by, ${OPTIONAL_COLUMNS.map(([, c]) => c).join(', ')})
-    SELECT i.full_name, i.parent_name, i.label, i.namehash, i.created_by, ${inserted.join(', ')}
-      FROM jsonb_to_recordset($1::jsonb) AS i(
-             full_name text, parent_name text, label text, namehash text, created_by uuid,
-             texts jsonb, addresses jsonb, metadata jsonb, contenthash text, owner text, ttl bigint)
-     ORDER BY i.full_name
-    ON CONFLICT (full_name) DO UPDATE SET ${assignments.join(', ')}
-    RETURNING *, (xmax = 0) AS inserted`;
+    WITH old AS (
+      SELECT s.* FROM subnames s
+       WHERE s.full_name IN (SELECT n.full_name FROM jsonb_to_recordset($1::jsonb) AS n(full_name text))
+    ), up AS (
+      INSERT INTO subnames (full_name, parent_name, label, namehash, created_by, ${OPTIONAL_COLUMNS.map(([, c]) => c).join(', ')})
+      SELECT i.full_name, i.parent_name, i.label, i.namehash, i.created_by, ${inserted.join(', ')}
+        FROM jsonb_to_recordset($1::jsonb) AS i(
+               full_name text, parent_name text, label text, namehash text, created_by uuid,
+               texts jsonb, addresses jsonb, metadata jsonb, contenthash text, owner text, ttl bigint)
+       ORDER BY i.full_name
+      ON CONFLICT (full_name) DO UPDATE SET ${assignments.join(', ')}
+      RETURNING *, (xmax = 0) AS inserted
+    )
+    SELECT up.*, old.id IS NOT NULL AS had_old, ${OPTIONAL_COLUMNS.map(([, c]) => `old.${c} AS old_${c}`).join(', ')}
+      FROM up LEFT JOIN old ON old.full_name = up.full_name`;
   return { sql, params };
 }
 
@@ -264,32 +273,26 @@ export class SubnamesRepository {
   }
 
   /**
-   * Locks the stored rows of these names, in full-name order (the order every batch writes in, so batches
-   * cannot deadlock on each other), and hands them back as they are before a batch changes them.
-   */
-  async lockExisting(manager: EntityManager, fullNames: string[]): Promise<Map<string, SubnameEntity>> {
-    const rows: SubnameRow[] = await manager.query(
-      'SELECT * FROM subnames WHERE full_name = ANY($1::text[]) ORDER BY full_name FOR UPDATE',
-      [fullNames],
-    );
-    return new Map(rows.map((r) => [r.full_name, rowToEntity(r)]));
-  }
-
-  /**
    * Create-or-update of many subnames with distinct full names in one statement (see buildUpsertManyQuery).
    * Results in the order of `writes`.
    */
   async upsertMany(
     manager: EntityManager,
     writes: SubnameWrite[],
-  ): Promise<{ entity: SubnameEntity; inserted: boolean }[]> {
+  ): Promise<{ entity: SubnameEntity; inserted: boolean; previous: SubnameEntity | null }[]> {
     if (writes.length === 0) return [];
     const { sql, params } = buildUpsertManyQuery(writes);
-    const rows: SubnameRow[] = await manager.query(sql, params);
+    const rows: (SubnameRow & Record<string, unknown>)[] = await manager.query(sql, params);
     const byName = new Map(rows.map((r) => [r.full_name, r]));
     return writes.map((w) => {
       const row = byName.get(w.fullName)!;
-      return { entity: rowToEntity(row), inserted: row.inserted === true };
+      const old = Object.fromEntries(OPTIONAL_COLUMNS.map(([, column]) => [column, row[`old_${column}`]]));
+      return {
+        entity: rowToEntity(row),
+        inserted: row.inserted === true,
+        // Null also for a name another writer created after this statement's snapshot.
+        previous: row.had_old === true ? rowToEntity({ ...row, ...old } as SubnameRow) : null,
+      };
     });
   }
 

@@ -51,7 +51,6 @@ describe(SubnamesService.name, () => {
     upsert: jest.Mock;
     upsertMany: jest.Mock;
     exportPage: jest.Mock;
-    lockExisting: jest.Mock;
   };
   let quota: { charge: jest.Mock; view: jest.Mock };
   let audit: { record: jest.Mock; recordMany: jest.Mock };
@@ -64,7 +63,6 @@ describe(SubnamesService.name, () => {
       upsert: jest.fn(),
       upsertMany: jest.fn(),
       exportPage: jest.fn(),
-      lockExisting: jest.fn(async () => new Map()),
     };
     quota = {
       charge: jest.fn(async () => ({ limit: 10, used: 1, remaining: 9 })),

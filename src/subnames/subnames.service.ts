@@ -154,9 +154,9 @@ export class SubnamesService {
   }
 
   /**
-   * Many create-or-updates, all or nothing, in one transaction of four statements: the stored rows locked and
-   * read (for the audit trail), one upsert of every item, one insert of their audit events, then one quota
-   * charge for the items that created a name. A refusal (scope, quota) writes nothing.
+   * Many create-or-updates, all or nothing, in one transaction of three statements: one upsert of every item
+   * (which also hands back the rows as they were, for the audit trail), one insert of their audit events, then
+   * one quota charge for the items that created a name. A refusal (scope, quota) writes nothing.
    */
   async upsertMany(key: AuthenticatedKey, dto: BatchSubnamesDto, by: Actor): Promise<BatchWriteResult> {
     refuseOutsideScope(
@@ -165,17 +165,10 @@ export class SubnamesService {
     );
     const writes = dto.items.map((item) => toSubnameWrite(key.id, item));
     const result = await this.dataSource.transaction(async (manager) => {
-      // The rows as they were, for the audit trail (a name created meanwhile by another writer has none).
-      const previous = await this.subnames.lockExisting(
-        manager,
-        writes.map((w) => w.fullName),
-      );
       const results = await this.subnames.upsertMany(manager, writes);
       await this.audit.recordMany(
         manager,
-        results.map(({ entity, inserted }) =>
-          subnameWriteEvent(by, entity, previous.get(entity.fullName) ?? null, inserted),
-        ),
+        results.map(({ entity, inserted, previous }) => subnameWriteEvent(by, entity, previous, inserted)),
       );
       const created = results.filter((r) => r.inserted).length;
       const quota =
