@@ -4,6 +4,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
+import { inputSafetyMiddleware } from './common/input-safety';
 import { FieldErrorDto, ProblemDto } from './common/problem';
 import { ProblemFilter } from './common/problem.filter';
 import { requestIdMiddleware } from './common/request-id';
@@ -47,7 +48,7 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
 
 /**
  * Everything main.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
- * log, metrics, security headers, parsing, errors, validation, prefix. The order matters: everything before the body
+ * log, metrics, security headers, parsing, input safety, errors, validation, prefix. The order matters: everything before the body
  * parser also sees requests whose bodies it refuses. Signals are main.ts's business.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
@@ -62,6 +63,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(httpMetricsMiddleware);
   app.use(securityHeaders());
   app.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(inputSafetyMiddleware);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => filter.respond(err, req, res));
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED });
   app.useGlobalFilters(filter);

@@ -15,7 +15,24 @@ describe(gatherListQuery.name, () => {
       metadata: { tier: 'gold', team: 'red' },
     });
     expect(gatherListQuery({ metadata: 'nope', 'metadata[team]': 'red' })).toEqual({ metadata: 'nope' });
-    expect(gatherListQuery({ metadata: '{"tier":"gold"}' })).toEqual({ metadata: '{"tier":"gold"}' });
+    expect(gatherListQuery({ metadata: '{"tier":"gold"}' })).toEqual({ metadata: { tier: 'gold' } });
+    expect(gatherListQuery({ metadata: '[1]' })).toEqual({ metadata: [1] });
+  });
+
+  it.each([
+    ['{"tier":"a\\u0000b"}', 'metadata.tier'],
+    ['{"tier":"\\ud800"}', 'metadata.tier'],
+    ['{"\\udfff":"x"}', 'metadata.\udfff'],
+    [`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, `metadata${'.a'.repeat(32)}`],
+  ])('refuses unsafe content inside the metadata JSON: %s at %s', (json, field) => {
+    let error: unknown;
+    try {
+      gatherListQuery({ parentName: 'oak.eth', metadata: json });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    expect((error as ValidationFailedError).errors![0].field).toBe(field);
   });
 
   it('gathers parentNames and parentNames[] into one list', () => {

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
+import { parseJsonParameter } from '../common/input-safety';
 import { AppValidationPipe } from '../common/validation.pipe';
 
 const METADATA_KEY = /^metadata\[(.*)\]$/;
@@ -7,7 +8,8 @@ const METADATA_KEY = /^metadata\[(.*)\]$/;
 /**
  * The query string as the search DTO expects it. Express 5's default (simple) query parser leaves
  * `metadata[tier]=gold` and `parentNames[]=oak.eth` as flat keys; they are gathered here, so the route
- * works the same under the simple and the extended parser.
+ * works the same under the simple and the extended parser. `metadata={"tier":"gold"}` is parsed here too, and
+ * its content held to the rules of a body (no NUL, no lone surrogate, bounded depth) before anything reads it.
  */
 export function gatherListQuery(query: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -26,20 +28,15 @@ export function gatherListQuery(query: Record<string, unknown>): Record<string, 
     }
   }
   if (parentNames.length > 0) out.parentNames = parentNames;
-  if (bracketed) out.metadata = out.metadata === undefined ? metadata : mergeJson(out.metadata, metadata);
+  if (typeof out.metadata === 'string') out.metadata = parseJsonParameter(out.metadata, 'metadata') ?? out.metadata;
+  if (bracketed) out.metadata = out.metadata === undefined ? metadata : merged(out.metadata, metadata);
   return out;
 }
 
 /** `metadata=<JSON object>` beside `metadata[k]=v`: both apply; anything else is left for the validator. */
-function mergeJson(given: unknown, extra: Record<string, unknown>): unknown {
-  if (typeof given !== 'string') return given;
-  try {
-    const parsed = JSON.parse(given) as unknown;
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return { ...parsed, ...extra };
-  } catch {
-    // not JSON: the validator names it
-  }
-  return given;
+function merged(given: unknown, extra: Record<string, unknown>): unknown {
+  const isObject = typeof given === 'object' && given !== null && !Array.isArray(given);
+  return isObject ? { ...given, ...extra } : given;
 }
 
 /** The query of GET /subnames, gathered by `gatherListQuery`; pair it with ListQueryValidationPipe. */

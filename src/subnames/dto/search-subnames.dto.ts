@@ -156,16 +156,6 @@ const toNameList = ({ value }: { value: unknown }): unknown => {
   return value;
 };
 
-/** `metadata={"tier":"gold"}` (JSON); `metadata[tier]=gold` arrives already gathered into an object. */
-const toMetadata = ({ value }: { value: unknown }): unknown => {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-};
-
 /**
  * Query parameters of GET /subnames: the same filters as the search body, given as strings and converted
  * here (the global pipe converts nothing implicitly).
@@ -174,7 +164,7 @@ export class ListSubnamesQueryDto extends SearchSubnamesDto {
   @Transform(toNameList)
   override parentNames?: string[] = undefined;
 
-  @Transform(toMetadata)
+  /** Arrives as an object: gatherListQuery parses metadata={…} and gathers metadata[k]=v. */
   override metadata?: Record<string, string> = undefined;
 
   @Transform(toInteger)
