@@ -5,6 +5,7 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import helmet from 'helmet';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
 import { inputSafetyMiddleware } from './common/input-safety';
+import { answerMalformedRequests } from './common/malformed-http';
 import { FieldErrorDto, ProblemDto } from './common/problem';
 import { ProblemFilter } from './common/problem.filter';
 import { requestIdMiddleware } from './common/request-id';
@@ -53,6 +54,7 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const filter = new ProblemFilter();
+  answerMalformedRequests(app.getHttpServer());
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);

@@ -66,10 +66,13 @@ describe('ens', () => {
         .reverse()
         .reduce((node, label) => keccak256(concat([node, keccak256(toUtf8Bytes(label))])), ZeroHash);
 
-    it.each(['🦊.eth', 'ελληνικα.eth', '中文.eth', 'مرحبا.eth', 'alice.oak.eth'])('hashes %s by the ENSIP-1 definition', (n) => {
-      expect(nameHash(n)).toBe(byDefinition(n));
-      expect(nameHash(n)).toMatch(/^0x[0-9a-f]{64}$/);
-    });
+    it.each(['🦊.eth', 'ελληνικα.eth', '中文.eth', 'مرحبا.eth', 'alice.oak.eth'])(
+      'hashes %s by the ENSIP-1 definition',
+      (n) => {
+        expect(nameHash(n)).toBe(byDefinition(n));
+        expect(nameHash(n)).toMatch(/^0x[0-9a-f]{64}$/);
+      },
+    );
   });
 
   describe(isSameOrUnder.name, () => {

@@ -19,9 +19,11 @@ export const ERROR_CODES = {
   SUBNAME_TAKEN: { status: HttpStatus.CONFLICT, title: 'Subname taken' },
   SUBNAME_RESERVED: { status: HttpStatus.CONFLICT, title: 'Subname reserved' },
   CONFLICT: { status: HttpStatus.CONFLICT, title: 'Conflict' },
+  REQUEST_TIMEOUT: { status: HttpStatus.REQUEST_TIMEOUT, title: 'Request timeout' },
   PAYLOAD_TOO_LARGE: { status: HttpStatus.PAYLOAD_TOO_LARGE, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, title: 'Unsupported media type' },
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, title: 'Too many requests' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service unavailable' },
   INTERNAL: { status: HttpStatus.INTERNAL_SERVER_ERROR, title: 'Internal server error' },
 } as const;

@@ -25,14 +25,25 @@ interface Described {
   headers?: Record<string, string>;
 }
 
-/** Errors that body-parser raises before a route runs (malformed JSON, oversized bodies). */
-interface BodyParserError {
-  type: string;
+/**
+ * Client errors raised by the Express stack before a handler runs (body-parser, decompression, the router's
+ * parameter decoding): http-errors objects, which carry a 4xx `status` and `expose: true`.
+ */
+interface ExpressClientError {
   status: number;
+  type?: string;
+  code?: string;
 }
 
-function isBodyParserError(e: unknown): e is BodyParserError {
-  return typeof e === 'object' && e !== null && typeof (e as BodyParserError).type === 'string' && 'status' in e;
+function isExpressClientError(e: unknown): e is ExpressClientError {
+  if (typeof e !== 'object' || e === null) return false;
+  const { status, expose } = e as { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true;
+}
+
+/** zlib's codes (Z_DATA_ERROR) and brotli's (ERR__ERROR_FORMAT_…): a body that claims an encoding it lacks. */
+function isDecompressionError(e: { code?: unknown }): boolean {
+  return typeof e.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR__'));
 }
 
 const BODY_PARSER_DETAIL: Record<string, string> = {
@@ -66,13 +77,12 @@ export class ProblemFilter implements ExceptionFilter {
   private describe(e: unknown, req: Request): Described {
     if (e instanceof DomainError) return { code: e.code, detail: e.detail, errors: e.errors, headers: e.headers };
     if (e instanceof HttpException) return this.describeHttp(e);
-    // zlib's own errors when a body claims gzip/deflate encoding but is not.
-    if (typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('Z_')) {
+    if (typeof e === 'object' && e !== null && isDecompressionError(e)) {
       return { code: 'VALIDATION_FAILED', detail: 'The request body could not be decompressed' };
     }
-    if (isBodyParserError(e) && e.status >= 400 && e.status < 500) {
+    if (isExpressClientError(e)) {
       const code = CODE_BY_STATUS[e.status] ?? 'VALIDATION_FAILED';
-      return { code, detail: BODY_PARSER_DETAIL[e.type] ?? 'The request body could not be read' };
+      return { code, detail: BODY_PARSER_DETAIL[e.type ?? ''] ?? 'The request could not be read' };
     }
     if (isDatabaseUnavailable(e)) {
       this.logger.warn(`database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`);
