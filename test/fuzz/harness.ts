@@ -211,7 +211,7 @@ export class FuzzHarness {
         const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
         if (!status) return reject(new Error(`no HTTP answer: ${JSON.stringify(all.slice(0, 200))}`));
         const contentType = /\r\ncontent-type: *([^\r\n]*)/i.exec(head)?.[1] ?? '';
-        let body = end >= 0 ? Buffer.from(all.slice(end + 4), 'latin1') : Buffer.alloc(0);
+        let body: Buffer = end >= 0 ? Buffer.from(all.slice(end + 4), 'latin1') : Buffer.alloc(0);
         if (/\r\ntransfer-encoding: *chunked/i.test(head)) body = dechunk(body);
         resolve({ status, contentType, text: body.toString('utf8') });
       });
