@@ -1,4 +1,4 @@
-import { INestApplication, RequestMethod } from '@nestjs/common';
+import { INestApplication, Logger, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -56,6 +56,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const filter = new ProblemFilter();
   answerMalformedRequests(app.getHttpServer());
   app.set('trust proxy', config.trustProxy);
+  if (config.trustProxy === true) {
+    new Logger('Config').warn(
+      'TRUST_PROXY=true believes every X-Forwarded-For entry: behind a gateway that appends to the header, a ' +
+        'client chooses its own address (and rate-limit budget). Set the hop count instead (TRUST_PROXY=1 behind one gateway).',
+    );
+  }
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   if (config.corsOrigin) app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
