@@ -64,7 +64,9 @@ export async function startEmbeddedDatabase(dataDir?: string, port = 0): Promise
   if (dataDir) {
     const running = await findRunningEmbeddedDatabase(dataDir);
     if (running) {
-      throw new Error(`another process already serves the embedded database in ${dataDir} (${running}); stop it or set DATABASE_URL`);
+      throw new Error(
+        `another process already serves the embedded database in ${dataDir} (${running}); stop it or set DATABASE_URL`,
+      );
     }
     path = resolve(join(dataDir, 'pgdata'));
     mkdirSync(path, { recursive: true });

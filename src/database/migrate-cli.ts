@@ -12,7 +12,12 @@ async function main(): Promise<void> {
   const embedded = config.databaseUrl ? undefined : await openEmbeddedDatabase(config.dataDir);
   const url = config.databaseUrl ?? embedded!.url;
   const ds = await new DataSource(
-    dataSourceOptions({ url, poolSize: 1, statementTimeoutMs: 600_000, connectTimeoutMs: config.database.connectTimeoutMs }),
+    dataSourceOptions({
+      url,
+      poolSize: 1,
+      statementTimeoutMs: 600_000,
+      connectTimeoutMs: config.database.connectTimeoutMs,
+    }),
   ).initialize();
   try {
     const applied = await runMigrations(ds, new Logger('Migrations'));

@@ -19,6 +19,7 @@ import {
   MAX_PAGE,
   MAX_PAGE_SIZE,
   MAX_PARENT_NAMES,
+  MAX_SEARCH_WINDOW,
   SearchSubnamesDto,
 } from './dto/search-subnames.dto';
 import { SubnamePageResponse } from './dto/subname-page.response';
@@ -28,6 +29,7 @@ import { SubnamesService, WriteResult } from './subnames.service';
 
 const SEARCH_PROBLEMS: [number, string][] = [
   [400, 'A bad filter or page: each bad field is named in errors[] (neither parentName nor parentNames names both)'],
+  [503, 'SEARCH_TIMEOUT: the search needed more database time than its budget; narrow it, or retry'],
 ];
 const FULL_NAME_PARAM = ApiParam({
   name: 'fullName',
@@ -95,7 +97,12 @@ export class SubnamesController {
     required: false,
     schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
   })
-  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } })
+  @ApiQuery({
+    name: 'page',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
+    description: `page × size must not exceed ${MAX_SEARCH_WINDOW}`,
+  })
   @ApiQuery({
     name: 'metadata',
     required: false,
@@ -116,7 +123,8 @@ export class SubnamesController {
     required: false,
     type: String,
     example: 'ali',
-    description: 'Case-insensitive substring of the label; % and _ are literal',
+    description:
+      'Case-insensitive substring of the label; % and _ are literal. With several parents: 3 ASCII letters or digits in a row',
   })
   @ApiQuery({
     name: 'parentNames',

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { DomainError, NotFoundError, ValidationFailedError } from '../common/errors';
+import { DomainError, NotFoundError, SearchTimeoutError, ValidationFailedError } from '../common/errors';
+import { loadConfig } from '../config/app-config';
 import type { QuotaService } from '../quota/quota.service';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnameEntity } from './subname.entity';
@@ -38,7 +39,13 @@ describe(SubnamesService.name, () => {
     repository = { searchPage: jest.fn(), deleteByFullName: jest.fn() };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
-    sut = new SubnamesService(repository as unknown as SubnamesRepository, keys, {} as QuotaService, {} as DataSource);
+    sut = new SubnamesService(
+      repository as unknown as SubnamesRepository,
+      keys,
+      {} as QuotaService,
+      {} as DataSource,
+      loadConfig({ SEARCH_STATEMENT_TIMEOUT_MS: '150' }),
+    );
   });
 
   describe('search', () => {
@@ -46,11 +53,23 @@ describe(SubnamesService.name, () => {
       repository.searchPage.mockResolvedValue({ items: [entity('alice.oak.eth')], totalItems: 15 });
       const dto = Object.assign(new SearchSubnamesDto(), { parentName: 'OAK.eth', page: 3, size: 7 });
       const page = await sut.search(dto);
-      expect(repository.searchPage).toHaveBeenCalledWith({ parentNames: ['oak.eth'] }, { limit: 7, offset: 14 });
+      expect(repository.searchPage).toHaveBeenCalledWith({ parentNames: ['oak.eth'] }, { limit: 7, offset: 14 }, 150);
       expect(page).toMatchObject({ page: 3, size: 7, totalItems: 15 });
       expect(page.items).toHaveLength(1);
       expect(page.items[0]).toMatchObject({ fullName: 'alice.oak.eth', addresses: { eth: expect.any(String) } });
     });
+  });
+
+  it('a search that PostgreSQL cancels at its statement timeout is a 503 SEARCH_TIMEOUT naming the budget', async () => {
+    repository.searchPage.mockRejectedValue(
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+    );
+    const error = await sut
+      .search(Object.assign(new SearchSubnamesDto(), { parentName: 'oak.eth' }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SearchTimeoutError);
+    expect(error).toMatchObject({ code: 'SEARCH_TIMEOUT', status: 503, headers: { 'Retry-After': '5' } });
+    expect((error as SearchTimeoutError).detail).toContain('150 ms');
   });
 
   describe('remove', () => {

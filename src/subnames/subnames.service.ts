@@ -5,7 +5,9 @@ import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { nameHash, NameError, normalizeLabel, normalizeName } from '../common/ens';
-import { NotFoundError, ValidationFailedError } from '../common/errors';
+import { NotFoundError, SearchTimeoutError, ValidationFailedError } from '../common/errors';
+import { AppConfig } from '../config/app-config';
+import { isStatementTimeout } from '../database/database-errors';
 import { canonicalAddress, canonicalContenthash } from '../common/records';
 import { QuotaService, QuotaView } from '../quota/quota.service';
 import { CreateSubnameDto } from './dto/create-subname.dto';
@@ -44,6 +46,7 @@ export class SubnamesService {
     private readonly keys: ApiKeysService,
     private readonly quota: QuotaService,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
   ) {}
 
   /** Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction. */
@@ -71,11 +74,15 @@ export class SubnamesService {
 
   /** Search and list: both routes land here. Stable order (creation time, then id), so pages never overlap. */
   async search(dto: SearchSubnamesDto): Promise<SubnamePageResponse> {
-    const { items, totalItems } = await this.subnames.searchPage(toSubnameFilter(dto), {
-      limit: dto.size,
-      offset: (dto.page - 1) * dto.size,
-    });
-    return toSubnamePage(items, dto.page, dto.size, totalItems);
+    const window = { limit: dto.size, offset: (dto.page - 1) * dto.size };
+    const timeoutMs = this.config.searchStatementTimeoutMs;
+    try {
+      const { items, totalItems } = await this.subnames.searchPage(toSubnameFilter(dto), window, timeoutMs);
+      return toSubnamePage(items, dto.page, dto.size, totalItems);
+    } catch (e) {
+      if (isStatementTimeout(e)) throw new SearchTimeoutError(timeoutMs);
+      throw e;
+    }
   }
 
   /** Deletes a subname the key may write; the quota unit its creation took is not given back. */

@@ -4,12 +4,15 @@ import { ValidationArguments } from 'class-validator';
 import { nameProblem } from '../../common/ens';
 import { MAX_RECORDS, metadataKeyProblem, recordValueProblem } from '../../common/records';
 import { satisfies } from '../../common/validators';
+import { isIndexedFragment, normalizeLabelFragment } from '../search-filter';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
-/** Keeps (page - 1) * size a safe integer for PostgreSQL's OFFSET. */
-export const MAX_PAGE = 2_147_483_647;
-export const MAX_PARENT_NAMES = 100;
+/** Deepest item a search reads: page × size stays within it (reading further is what export is for). */
+export const MAX_SEARCH_WINDOW = 10_000;
+export const MAX_PAGE = MAX_SEARCH_WINDOW;
+/** Parents per search: each costs an index range in the exact count (measured in bench:search). */
+export const MAX_PARENT_NAMES = 10;
 export const MAX_LABEL_SEARCH = 255;
 
 const MIN_PARENT_LABELS = 2;
@@ -41,10 +44,20 @@ function parentNamesProblem(value: unknown, args: ValidationArguments): string |
   return null;
 }
 
-function labelSearchProblem(value: unknown): string | null {
+/** Distinct parents a search names, as given (the validators of each name speak for themselves). */
+function parentCount(o: SearchShape): number {
+  const names = [o.parentName, ...(Array.isArray(o.parentNames) ? (o.parentNames as unknown[]) : [])];
+  return new Set(names.filter((n) => typeof n === 'string').map((n) => (n as string).toLowerCase())).size;
+}
+
+function labelSearchProblem(value: unknown, args: ValidationArguments): string | null {
   if (value === undefined) return null;
   if (typeof value !== 'string') return 'must be a string';
   if (value.length > MAX_LABEL_SEARCH) return `must be at most ${MAX_LABEL_SEARCH} characters`;
+  const fragment = normalizeLabelFragment(value);
+  if (fragment !== '' && !isIndexedFragment(fragment) && parentCount(args.object as SearchShape) > 1) {
+    return 'must contain 3 ASCII letters or digits in a row to search several parents at once; a shorter fragment searches one parent';
+  }
   return null;
 }
 
@@ -81,6 +94,18 @@ function pageProblem(max: number, what: string) {
   };
 }
 
+/** The page's own bounds, then page × size ≤ MAX_SEARCH_WINDOW (named on page: the size is the reader's choice). */
+function searchPageProblem(value: unknown, args: ValidationArguments): string | null {
+  const own = pageProblem(MAX_PAGE, `from 1 to ${MAX_PAGE}`)(value);
+  if (own) return own;
+  const size = (args.object as { size?: unknown }).size;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) return null;
+  if ((value as number) * size > MAX_SEARCH_WINDOW) {
+    return `must keep page × size within ${MAX_SEARCH_WINDOW} (with size ${size}: at most page ${Math.floor(MAX_SEARCH_WINDOW / size)}); export reads further`;
+  }
+  return null;
+}
+
 /**
  * Body of POST /subnames/search. Every given filter must hold; parent names and the owner are normalised
  * (ENSIP-15, lower case) before matching. Order: creation time, then id.
@@ -98,7 +123,7 @@ export class SearchSubnamesDto {
     type: [String],
     example: ['oak.eth', 'pine.eth'],
     maxItems: MAX_PARENT_NAMES,
-    description: 'Several exact parent names; with parentName as well, subnames of any of them match.',
+    description: `Several exact parent names (at most ${MAX_PARENT_NAMES} in all); with parentName as well, subnames of any of them match.`,
   })
   @satisfies('isParentNamesFilter', parentNamesProblem)
   parentNames?: string[];
@@ -106,7 +131,10 @@ export class SearchSubnamesDto {
   @ApiPropertyOptional({
     example: 'ali',
     maxLength: MAX_LABEL_SEARCH,
-    description: 'Case-insensitive substring of the label; % and _ are literal characters. Empty matches all.',
+    description:
+      'Case-insensitive substring of the label; % and _ are literal characters. Empty matches all. To search ' +
+      'several parents it must contain 3 ASCII letters or digits in a row (the trigram index serves it); a ' +
+      'shorter or non-ASCII fragment searches one parent.',
   })
   @satisfies('isLabelSearch', labelSearchProblem)
   labelSearch?: string;
@@ -128,8 +156,15 @@ export class SearchSubnamesDto {
   @satisfies('isMetadataFilter', metadataFilterProblem)
   metadata?: Record<string, string>;
 
-  @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: MAX_PAGE, default: 1 })
-  @satisfies('isPage', pageProblem(MAX_PAGE, `from 1 to ${MAX_PAGE}`))
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1,
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: `page × size must not exceed ${MAX_SEARCH_WINDOW}: search reads the first ${MAX_SEARCH_WINDOW} matches; export reads all`,
+  })
+  @satisfies('isPage', searchPageProblem)
   page: number = 1;
 
   @ApiPropertyOptional({
