@@ -13,7 +13,7 @@ import { flattenValidationErrors } from './common/validation.pipe';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { findRunningEmbeddedDatabase } from './database/embedded-database';
+import { findRunningEmbeddedDatabase, TOOL_WAIT_MS } from './database/embedded-database';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -36,7 +36,11 @@ async function checked<T extends object>(cls: new () => T, plain: object): Promi
   const dto = plainToInstance(cls, plain);
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) {
-    throw new Error(flattenValidationErrors(errors).map((e) => `${e.field}: ${e.message}`).join('\n'));
+    throw new Error(
+      flattenValidationErrors(errors)
+        .map((e) => `${e.field}: ${e.message}`)
+        .join('\n'),
+    );
   }
   return dto;
 }
@@ -67,7 +71,7 @@ async function run(argv: string[]): Promise<string> {
   let config = loadConfig();
   if (!config.databaseUrl) {
     // A running service owns the embedded database; reach it through its server instead of opening the folder.
-    const running = await findRunningEmbeddedDatabase(config.dataDir);
+    const running = await findRunningEmbeddedDatabase(config.dataDir, TOOL_WAIT_MS);
     if (running) config = loadConfig({ ...process.env, DATABASE_URL: running });
   }
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error', 'warn'] });
