@@ -38,6 +38,8 @@ export class FuzzHarness {
   private snapshot?: string;
   private snapshotSql?: string;
   private casesSinceReset = 0;
+  /** Answers seen, by operation and status: the summary printed at the end, and a check on the generators. */
+  readonly statuses = new Map<string, Map<number, number>>();
 
   private constructor(private readonly t: TestApp) {}
 
@@ -75,6 +77,22 @@ export class FuzzHarness {
     this.casesSinceReset = 0;
   }
 
+  /** How many answers of an operation had a status in [from, to). */
+  count(opId: string, from: number, to: number): number {
+    let n = 0;
+    for (const [status, k] of this.statuses.get(opId) ?? []) if (status >= from && status < to) n += k;
+    return n;
+  }
+
+  summary(): string {
+    return [...this.statuses]
+      .map(([id, seen]) => {
+        const parts = [...seen].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
+        return `  ${id.padEnd(56)} ${parts.join(' ')}`;
+      })
+      .join('\n');
+  }
+
   /** Sends one generated request and checks the answer; throws a FuzzFailure describing both. */
   async run(op: Operation, model: RequestModel, resetEvery: number): Promise<void> {
     if (++this.casesSinceReset > resetEvery) await this.reset();
@@ -86,6 +104,9 @@ export class FuzzHarness {
     } catch (e) {
       throw this.failure(op, model, wire, undefined, `no answer: ${(e as Error).message}`);
     }
+    const seen = this.statuses.get(op.id) ?? new Map<number, number>();
+    seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+    this.statuses.set(op.id, seen);
     const problem = await this.check(op, model, res);
     if (problem) throw this.failure(op, model, wire, res, problem);
   }
