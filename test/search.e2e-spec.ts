@@ -440,3 +440,41 @@ describe('POST /api/v1/subnames/search and GET /api/v1/subnames', () => {
     });
   });
 });
+
+describe('the database time a search may take (SEARCH_STATEMENT_TIMEOUT_MS)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ SEARCH_STATEMENT_TIMEOUT_MS: '50' });
+    // 100,000 subnames under one parent, all with the same metadata: their exact count takes far more than 50 ms.
+    await t.dataSource.query(
+      `INSERT INTO subnames (full_name, parent_name, label, namehash, metadata)
+       SELECT 'n' || g || '.big.eth', 'big.eth', 'n' || g, '0x' || md5(g::text) || md5('x' || g), '{"tier": "gold"}'
+         FROM generate_series(1, 100000) AS g`,
+    );
+    await t.dataSource.query(
+      `INSERT INTO subnames (full_name, parent_name, label, namehash) VALUES ('a.small.eth', 'small.eth', 'a', '0x' || md5('a') || md5('b'))`,
+    );
+  });
+  afterAll(() => t.close());
+
+  it('a search past it is stopped and answered 503 SEARCH_TIMEOUT (PostgreSQL; the embedded database has no timeouts)', async () => {
+    const res = await request(t.http)
+      .post('/api/v1/subnames/search')
+      .send({ parentName: 'big.eth', metadata: { tier: 'gold' } });
+    if (process.env.DATABASE_URL) {
+      expect(res.status).toBe(503);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toMatchObject({ status: 503, code: 'SEARCH_TIMEOUT', title: 'Search took too long' });
+      expect(res.body.detail).toContain('50 ms');
+    } else {
+      // PGlite enforces no statement_timeout (README, The embedded database): it answers, however long it takes.
+      expect(res.status).toBe(200);
+      expect(res.body.totalItems).toBe(100_000);
+    }
+    // The connection that was stopped is fine: a narrow search on it answers.
+    const narrow = await request(t.http).post('/api/v1/subnames/search').send({ parentName: 'small.eth' }).expect(200);
+    expect(narrow.body.totalItems).toBe(1);
+  });
+});
