@@ -56,9 +56,23 @@ export class FuzzHarness {
     await this.t.close();
   }
 
-  /** Empty tables, a fresh API key, and every write operation's example request sent once. */
+  /**
+   * Empty tables, every write operation's example request sent once (with a key of their own, which an
+   * example may rotate or revoke), then a fresh API key for the cases.
+   */
   async reset(): Promise<void> {
     await resetDatabase(this.t.dataSource);
+    this.context = await this.issueKey();
+    for (const op of this.api.operations()) {
+      if (op.method !== 'POST' && op.method !== 'PUT') continue;
+      await this.send(toWire(op, exampleRequest(this.api, op), this.context));
+    }
+    this.context = await this.issueKey();
+    this.snapshot = undefined;
+    this.casesSinceReset = 0;
+  }
+
+  private async issueKey(): Promise<Record<string, string>> {
     const issued = await this.send({
       method: 'POST',
       target: '/api/v1/admin/api-keys',
@@ -68,13 +82,7 @@ export class FuzzHarness {
     });
     if (issued.status !== 201) throw new Error(`fuzz setup: key issue answered ${issued.status}: ${issued.text}`);
     const key = JSON.parse(issued.text) as { id: string; key: string };
-    this.context = { apiKey: key.key, keyId: key.id, adminToken: ADMIN_TOKEN };
-    for (const op of this.api.operations()) {
-      if (op.method !== 'POST' && op.method !== 'PUT') continue;
-      await this.send(toWire(op, exampleRequest(this.api, op), this.context));
-    }
-    this.snapshot = undefined;
-    this.casesSinceReset = 0;
+    return { apiKey: key.key, keyId: key.id, adminToken: ADMIN_TOKEN };
   }
 
   /** How many answers of an operation had a status in [from, to). */
@@ -84,8 +92,9 @@ export class FuzzHarness {
     return n;
   }
 
-  summary(): string {
+  summary(only?: string): string {
     return [...this.statuses]
+      .filter(([id]) => !only || id === only)
       .map(([id, seen]) => {
         const parts = [...seen].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
         return `  ${id.padEnd(56)} ${parts.join(' ')}`;
