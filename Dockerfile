@@ -7,7 +7,8 @@ ARG NODE_VERSION=22
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# No dependency runs an install script: nothing here needs one, and a compromised package gets no foothold.
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 RUN npx nest build
@@ -18,10 +19,13 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/.data
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# The image's `node` user (uid 1000) owns only the data folder (embedded database, when DATABASE_URL is unset).
-RUN mkdir -p /app/.data && chown node:node /app/.data
+# The image's `node` user (uid 1000) owns only the data folder (embedded database, when DATABASE_URL is unset,
+# which production allows only with ALLOW_EMBEDDED_DATABASE=true), private to it.
+RUN mkdir -p /app/.data && chown node:node /app/.data && chmod 700 /app/.data
+# Declared so that its content outlives the container even when nobody mounts a volume on purpose.
+VOLUME ["/app/.data"]
 USER node
 EXPOSE 3000
 # Liveness only: an orchestrator that restarts unhealthy containers must not restart every replica because the

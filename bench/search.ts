@@ -26,7 +26,8 @@ import { toSubnameFilter } from '../src/subnames/search-filter';
 import { freePort } from '../test/support/service-process';
 import { buildSearchQuery } from '../src/subnames/subnames.repository';
 
-const DB_NAME = 'sns_search_bench';
+// BENCH_DATABASE: another name, so that two checkouts on one server do not share (and drop) one database.
+const DB_NAME = process.env.BENCH_DATABASE ?? 'sns_search_bench';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PARENTS = 100;
 const OWNERS = 20_000;
@@ -230,6 +231,8 @@ type Body = Partial<SearchSubnamesDto>;
 
 interface Scenario {
   name: string;
+  /** The status the service must answer: 200, or 400 for a search the bounds refuse (not timed). */
+  status?: number;
   /** What the request asks for, for the reader of the table. */
   shape: string;
   request(i: number): { path: string; body?: Body };
@@ -258,6 +261,7 @@ function searchScenario(name: string, shape: string, body: (i: number) => Body):
 
 function scenarios(): Scenario[] {
   const p = (i: number) => parentOf(i);
+  const ten = (i: number) => Array.from({ length: 10 }, (_, k) => p(i + k * 7));
   return [
     searchScenario('parentName', '{parentName} (10,000 match)', (i) => ({ parentName: p(i) })),
     {
@@ -312,6 +316,64 @@ function scenarios(): Scenario[] {
       size: 25,
     })),
     searchScenario('page size 100', '{parentName, size: 100}', (i) => ({ parentName: p(i), size: 100 })),
+    // The worst searches the bounds allow: the most parents, the deepest page, the broadest filters.
+    searchScenario('worst: 10 parents', '{parentNames: 10} (100,000 match)', (i) => ({ parentNames: ten(i) })),
+    searchScenario('worst: deepest page, 1 parent', '{parentName, page: 100, size: 100} (offset 9,900)', (i) => ({
+      parentName: p(i),
+      page: 100,
+      size: 100,
+    })),
+    searchScenario('worst: deepest page, 10 parents', '{parentNames: 10, page: 100, size: 100}', (i) => ({
+      parentNames: ten(i),
+      page: 100,
+      size: 100,
+    })),
+    searchScenario('worst: metadata broad, 10', '{parentNames: 10, metadata: {tier}} (25,000 match)', (i) => ({
+      parentNames: ten(i),
+      metadata: { tier: TIERS[i % TIERS.length] },
+    })),
+    searchScenario(
+      'worst: metadata, 10, deepest',
+      '{parentNames: 10, metadata: {tier}, page: 100, size: 100}',
+      (i) => ({
+        parentNames: ten(i),
+        metadata: { tier: TIERS[i % TIERS.length] },
+        page: 100,
+        size: 100,
+      }),
+    ),
+    searchScenario('worst: labelSearch 1 char', '{parentName, labelSearch: "a"} (~5,900 match)', (i) => ({
+      parentName: p(i),
+      labelSearch: 'aeiou'[i % 5],
+    })),
+    searchScenario('worst: labelSearch 2 chars', '{parentName, labelSearch: "ox"} (~260 match)', (i) => ({
+      parentName: p(i),
+      labelSearch: ['ox', 'er', 'an', 'le', 'in'][i % 5],
+    })),
+    searchScenario('worst: labelSearch 3, 10 parents', '{parentNames: 10, labelSearch: "ber"}', (i) => ({
+      parentNames: ten(i),
+      labelSearch: ['ber', 'ale', 'ver', 'ent', 'all'][i % 5],
+    })),
+    {
+      ...searchScenario('refused: 1-2 chars, 2+ parents', '{parentNames: 100, labelSearch: "a"}', () => ({
+        parentNames: Array.from({ length: 10 }, (_, k) => p(k)),
+        labelSearch: 'a',
+      })),
+      status: 400,
+    },
+    {
+      ...searchScenario('refused: 100 parents', '{parentNames: 100}', () => ({
+        parentNames: Array.from({ length: PARENTS }, (_, k) => p(k)),
+      })),
+      status: 400,
+    },
+    {
+      ...searchScenario('refused: page past 10,000', '{parentName, page: 401, size: 25}', (i) => ({
+        parentName: p(i),
+        page: 401,
+      })),
+      status: 400,
+    },
     {
       name: 'GET /subnames/{fullName}',
       shape: 'one subname by name',
@@ -361,13 +423,20 @@ async function time(fn: (i: number) => Promise<void>): Promise<Stats> {
   return stats(samples);
 }
 
+/** Searches the service stopped at SEARCH_STATEMENT_TIMEOUT_MS (503 SEARCH_TIMEOUT), per scenario. */
+let timeouts = 0;
+
 async function call(base: string, req: { path: string; body?: Body }, expect: number): Promise<unknown> {
   const res = await fetch(`${base}${req.path}`, {
     method: req.body ? 'POST' : 'GET',
     headers: req.body ? { 'content-type': 'application/json' } : undefined,
     body: req.body ? JSON.stringify(req.body) : undefined,
   });
-  const json = (await res.json()) as unknown;
+  const json = (await res.json()) as { code?: string };
+  if (res.status === 503 && json.code === 'SEARCH_TIMEOUT' && expect === 200) {
+    timeouts++;
+    return json;
+  }
   if (res.status !== expect) throw new Error(`${req.path} answered ${res.status}: ${JSON.stringify(json)}`);
   return json;
 }
@@ -390,27 +459,36 @@ function nodeTypes(node: PlanNode, out = new Set<string>()): Set<string> {
   return out;
 }
 
+const EXPLAIN_RUNS = 5;
+
 interface Explained {
   indexes: string[];
   seqScan: boolean;
+  /** Median and worst execution time of EXPLAIN_RUNS runs. */
   executionMs: number;
+  maxExecutionMs: number;
   jit: boolean;
   text: string;
 }
 
 async function explain(db: Client, q: { sql: string; params: unknown[] }): Promise<Explained> {
-  const json = (await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${q.sql}`, q.params)).rows[0]['QUERY PLAN'] as {
-    Plan: PlanNode;
-    'Execution Time': number;
-    JIT?: unknown;
-  }[];
+  type Json = { Plan: PlanNode; 'Execution Time': number; JIT?: unknown }[];
+  const runs: Json[] = [];
+  for (let i = 0; i < EXPLAIN_RUNS; i++) {
+    runs.push(
+      (await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${q.sql}`, q.params)).rows[0]['QUERY PLAN'] as Json,
+    );
+  }
+  const times = runs.map((r) => r[0]['Execution Time']).sort((a, b) => a - b);
+  const json = runs[0];
   const text = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, q.params)).rows
     .map((r: Record<string, string>) => r['QUERY PLAN'])
     .join('\n');
   return {
     indexes: [...indexNames(json[0].Plan)],
     seqScan: nodeTypes(json[0].Plan).has('Seq Scan'),
-    executionMs: json[0]['Execution Time'],
+    executionMs: times[Math.floor(times.length / 2)],
+    maxExecutionMs: times[times.length - 1],
     jit: json[0].JIT !== undefined,
     text,
   };
@@ -466,27 +544,39 @@ async function main(): Promise<void> {
     });
 
     const rows: string[] = [];
-    const header = `${'scenario'.padEnd(28)} ${'p50 ms'.padStart(6)} ${'p95 ms'.padStart(6)} ${'p99 ms'.padStart(6)}  ${'SQL ms'.padStart(6)}  indexes in the plan`;
+    const header = `${'scenario'.padEnd(32)} ${'p50 ms'.padStart(6)} ${'p95 ms'.padStart(6)} ${'p99 ms'.padStart(6)}  ${'SQL ms'.padStart(6)} ${'max'.padStart(6)}  indexes in the plan`;
     rows.push(header, '-'.repeat(header.length + 40));
     rows.push(
-      `${'ref: trivial HTTP route (404)'.padEnd(28)} ${ms(refHttp.p50)} ${ms(refHttp.p95)} ${ms(refHttp.p99)}  ${''.padStart(6)}  same process, no database`,
+      `${'ref: trivial HTTP route (404)'.padEnd(32)} ${ms(refHttp.p50)} ${ms(refHttp.p95)} ${ms(refHttp.p99)}  ${''.padStart(13)}  same process, no database`,
     );
     rows.push(
-      `${'ref: SELECT 1 (direct pg)'.padEnd(28)} ${ms(refDb.p50)} ${ms(refDb.p95)} ${ms(refDb.p99)}  ${''.padStart(6)}  one round trip to PostgreSQL`,
+      `${'ref: SELECT 1 (direct pg)'.padEnd(32)} ${ms(refDb.p50)} ${ms(refDb.p95)} ${ms(refDb.p99)}  ${''.padStart(13)}  one round trip to PostgreSQL`,
     );
     results.push({ name: 'ref: trivial HTTP route', ...refHttp }, { name: 'ref: SELECT 1', ...refDb });
 
     const plans: string[] = [];
     for (const s of scenarios()) {
       const sample = s.request(3);
+      if (s.status === 400) {
+        const refused = (await call(http, sample, 400)) as { errors?: { field: string }[] };
+        rows.push(`${s.name.padEnd(32)} 400, naming ${refused.errors?.map((e) => e.field).join(', ')} (not run)`);
+        results.push({ name: s.name, shape: s.shape, status: 400 });
+        continue;
+      }
       const first = (await call(http, sample, 200)) as { totalItems?: number; items?: unknown[] };
+      timeouts = 0;
       const lat = await time(async (i) => {
         await call(http, s.request(i), 200);
       });
+      const stopped = timeouts;
       const q = s.search ? searchSql(s.search(3)) : s.explainSql!(3);
       const plan = await explain(db, q);
-      const note = `${plan.indexes.join(', ') || '(none)'}${plan.seqScan ? '  SEQ SCAN' : ''}${plan.jit ? '  JIT' : ''}`;
-      rows.push(`${s.name.padEnd(28)} ${ms(lat.p50)} ${ms(lat.p95)} ${ms(lat.p99)}  ${ms(plan.executionMs)}  ${note}`);
+      const note = `${plan.indexes.join(', ') || '(none)'}${plan.seqScan ? '  SEQ SCAN' : ''}${plan.jit ? '  JIT' : ''}${
+        stopped ? `  ${stopped} SEARCH_TIMEOUT` : ''
+      }`;
+      rows.push(
+        `${s.name.padEnd(32)} ${ms(lat.p50)} ${ms(lat.p95)} ${ms(lat.p99)}  ${ms(plan.executionMs)} ${ms(plan.maxExecutionMs)}  ${note}`,
+      );
       plans.push(
         `--- ${s.name}: ${s.shape}\n${q.sql.replace(/\s+/g, ' ').trim()}\nparams ${JSON.stringify(q.params)}\n${plan.text}`,
       );
@@ -494,9 +584,16 @@ async function main(): Promise<void> {
         name: s.name,
         shape: s.shape,
         ...lat,
+        searchTimeouts: stopped,
         sampleTotalItems: first.totalItems,
         sampleItems: first.items?.length,
-        explain: { indexes: plan.indexes, seqScan: plan.seqScan, executionMs: plan.executionMs, jit: plan.jit },
+        explain: {
+          indexes: plan.indexes,
+          seqScan: plan.seqScan,
+          executionMs: plan.executionMs,
+          maxExecutionMs: plan.maxExecutionMs,
+          jit: plan.jit,
+        },
       });
     }
 
@@ -506,7 +603,7 @@ async function main(): Promise<void> {
       }, ${cpus().length} CPU cores`,
     );
     console.log(
-      'latency over HTTP, one request at a time; SQL ms = EXPLAIN ANALYZE execution time of the same query\n',
+      `latency over HTTP, one request at a time; SQL ms = median (max) EXPLAIN ANALYZE execution time of the same query over ${EXPLAIN_RUNS} runs\n`,
     );
     console.log(rows.join('\n'));
     console.log('\nplans (EXPLAIN ANALYZE, BUFFERS):\n');

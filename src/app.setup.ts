@@ -1,9 +1,11 @@
-import { INestApplication, RequestMethod } from '@nestjs/common';
+import { INestApplication, Logger, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
+import { inputSafetyMiddleware } from './common/input-safety';
+import { answerMalformedRequests } from './common/malformed-http';
 import { FieldErrorDto, ProblemDto } from './common/problem';
 import { ProblemFilter } from './common/problem.filter';
 import { parseQuery } from './common/query';
@@ -51,13 +53,20 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
 
 /**
  * Everything main.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
- * log, metrics, security headers, parsing, errors, validation, prefix. The order matters: everything before the body
+ * log, metrics, security headers, parsing, input safety, errors, validation, prefix. The order matters: everything before the body
  * parser also sees requests whose bodies it refuses. Signals are main.ts's business.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const filter = new ProblemFilter();
+  answerMalformedRequests(app.getHttpServer());
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', parseQuery);
+  if (config.trustProxy === true) {
+    new Logger('Config').warn(
+      'TRUST_PROXY=true believes every X-Forwarded-For entry: behind a gateway that appends to the header, a ' +
+        'client chooses its own address (and rate-limit budget). Set the hop count instead (TRUST_PROXY=1 behind one gateway).',
+    );
+  }
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   if (config.corsOrigin) app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
@@ -71,6 +80,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // The first parser to read a body marks it read; the general one then leaves it alone.
   app.use(BATCH_PATH, json(BATCH_BODY_LIMIT));
   app.use(json(BODY_LIMIT));
+  app.use(inputSafetyMiddleware);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => filter.respond(err, req, res));
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED });
   app.useGlobalFilters(filter);

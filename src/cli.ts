@@ -13,7 +13,7 @@ import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { findRunningEmbeddedDatabase } from './database/embedded-database';
+import { findRunningEmbeddedDatabase, TOOL_WAIT_MS } from './database/embedded-database';
 import { IMPORT_USAGE, runImport } from './import/import-command';
 import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from './keys/dto/api-key.dto';
 import { KeysModule } from './keys/keys.module';
@@ -93,7 +93,7 @@ async function run(argv: string[]): Promise<string> {
   let config = loadConfig();
   if (!config.databaseUrl) {
     // A running service owns the embedded database; reach it through its server instead of opening the folder.
-    const running = await findRunningEmbeddedDatabase(config.dataDir);
+    const running = await findRunningEmbeddedDatabase(config.dataDir, TOOL_WAIT_MS);
     if (running) config = loadConfig({ ...process.env, DATABASE_URL: running });
   }
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error', 'warn'] });

@@ -3,7 +3,11 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
+import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
+
+/** A key that was never issued. */
+const madeUpKey = () => `sns_${randomBytes(24).toString('base64url')}`;
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -118,6 +122,88 @@ describe('rate limits per client address (in process)', () => {
     }
   });
 
+  it('twelve requests with made-up keys from one address meet 429 within RATE_LIMIT_PER_IP, and cost no lookup past it', async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_IP: '5', RATE_LIMIT_PER_KEY: '1000' });
+    try {
+      const lookups = jest.spyOn(t.app.get(ApiKeysService), 'authenticate');
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await request(t.http)
+          .post('/api/v1/subnames')
+          .set('x-auth-token', madeUpKey())
+          .send({ parentName: 'oak.eth', label: `made-up-${i}` });
+        statuses.push(res.status);
+        if (res.status === 429) {
+          expectRefusal(res);
+          expect(res.body.detail).toContain('client address');
+        }
+      }
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+      // Only the five requests within the budget reached the key lookup (a hash and a query each).
+      expect(lookups).toHaveBeenCalledTimes(5);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a valid key gives the address its unit back and counts on its own budget; a spent address refuses it before the lookup', async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_IP: '4', RATE_LIMIT_PER_KEY: '1000' });
+    try {
+      const { id, key } = await t.issueKey(['oak.eth']); // 1 of the address's 4
+      for (let i = 0; i < 10; i++) {
+        const res = await request(t.http).get('/api/v1/quota').set('x-auth-token', key).expect(200);
+        expect(res.headers['ratelimit-limit']).toBe('1000');
+        expect(res.headers['ratelimit-remaining']).toBe(String(1000 - 1 - i));
+      }
+      const pub = await request(t.http).get('/api/v1/subnames/nobody.oak.eth').expect(404);
+      expect(pub.headers['ratelimit-remaining']).toBe('2');
+      await request(t.http).delete(`/api/v1/admin/api-keys/${id}`).set('x-admin-token', ADMIN_TOKEN).expect(204);
+      // The revoked key: 401, and the address's last unit is gone with it.
+      const revoked = await request(t.http).get('/api/v1/quota').set('x-auth-token', key).expect(401);
+      expect(revoked.headers['ratelimit-remaining']).toBe('0');
+      const lookups = jest.spyOn(t.app.get(ApiKeysService), 'authenticate');
+      expectRefusal(await request(t.http).get('/api/v1/quota').set('x-auth-token', key));
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with TRUST_PROXY=1 (one gateway), the client is the entry the gateway appended: a spoofed X-Forwarded-For changes nothing', async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_IP: '3', TRUST_PROXY: '1' });
+    try {
+      // The gateway appends the address it saw (203.0.113.7); whatever the client wrote before it is a claim.
+      const read = (xff: string) => request(t.http).get('/api/v1/subnames/nobody.oak.eth').set('x-forwarded-for', xff);
+      for (let i = 1; i <= 3; i++) expect((await read(`198.51.100.${i}, 203.0.113.7`)).status).toBe(404);
+      expectRefusal(await read('198.51.100.99, 203.0.113.7'));
+      expectRefusal(await read('203.0.113.8, 10.1.1.1, 203.0.113.7'));
+      expectRefusal(
+        await request(t.http)
+          .post('/api/v1/subnames')
+          .set('x-forwarded-for', '198.51.100.50, 203.0.113.7')
+          .set('x-auth-token', madeUpKey())
+          .send({ parentName: 'oak.eth', label: 'spoof' }),
+      );
+      // Another client of the gateway has its own budget.
+      expect((await read('198.51.100.1, 203.0.113.8')).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with TRUST_PROXY as a list of proxy subnets, the client is the right-most address outside them', async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_IP: '2', TRUST_PROXY: 'loopback, 10.0.0.0/8' });
+    try {
+      const read = (xff: string) => request(t.http).get('/api/v1/subnames/nobody.oak.eth').set('x-forwarded-for', xff);
+      expect((await read('198.51.100.1, 203.0.113.7, 10.0.0.2')).status).toBe(404);
+      expect((await read('198.51.100.2, 203.0.113.7, 10.0.0.3')).status).toBe(404);
+      expectRefusal(await read('203.0.113.7, 10.9.9.9'));
+      expect((await read('203.0.113.9, 10.0.0.2')).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('with TRUST_PROXY=false, X-Forwarded-For is ignored: the socket address is the client', async () => {
     const t = await createTestApp({ RATE_LIMIT_PER_IP: '2' });
     try {
@@ -184,7 +270,7 @@ describe('rate limits shared through Redis by two service processes', () => {
     expect(seen).toEqual(['4', '3', '2', '1', '0']);
     expectRefusal(await plain(await quota(b, key)));
     expectRefusal(await plain(await quota(a, key)));
-    // The counters are in Redis under the configured prefix, keyed by a digest: never the key itself.
+    // The counters are in Redis under the configured prefix, keyed by the key's id: never the key itself.
     const keys = await redis.keys(`${prefix}*`);
     expect(keys.some((k) => k.startsWith(`${prefix}rl:key:`))).toBe(true);
     expect(keys.join(' ')).not.toContain(key);
@@ -254,6 +340,16 @@ describe('rate limits shared through Redis by two service processes', () => {
       await c.stop();
       await late.close();
     }
+  });
+
+  it('made-up keys never get a counter of their own: only the address is counted', async () => {
+    const before = await redis.keys(`${prefix}rl:key:*`);
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${a.url}/api/v1/quota`, { headers: { 'x-auth-token': madeUpKey() } });
+      expect(res.status).toBe(401);
+    }
+    expect((await redis.keys(`${prefix}rl:key:*`)).sort()).toEqual(before.sort());
+    expect(await redis.keys(`${prefix}rl:ip:*`)).not.toEqual([]);
   });
 
   it('a Redis that stops answering (black hole) costs a request at most a bounded wait, never a hang', async () => {

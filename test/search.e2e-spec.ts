@@ -335,6 +335,10 @@ describe('POST /api/v1/subnames/search and GET /api/v1/subnames', () => {
       [{ parentNames: ['oak.eth', 'bad name.eth'] }, 'parentNames'],
       [{ parentNames: ['oak.eth', 7] }, 'parentNames'],
       [{ parentNames: Array.from({ length: 101 }, (_, i) => `p${i}.eth`) }, 'parentNames'],
+      [{ parentNames: Array.from({ length: 11 }, (_, i) => `p${i}.eth`) }, 'parentNames'],
+      [{ parentNames: ['oak.eth', 'pine.eth'], labelSearch: 'al' }, 'labelSearch'],
+      [{ parentName: 'oak.eth', parentNames: ['pine.eth'], labelSearch: '_a_' }, 'labelSearch'],
+      [{ parentNames: ['oak.eth', 'pine.eth'], labelSearch: 'ä日本' }, 'labelSearch'],
       [{ parentName: 'oak.eth', labelSearch: 5 }, 'labelSearch'],
       [{ parentName: 'oak.eth', labelSearch: 'a'.repeat(256) }, 'labelSearch'],
       [{ parentName: 'oak.eth', owner: '0x123' }, 'owner'],
@@ -353,6 +357,9 @@ describe('POST /api/v1/subnames/search and GET /api/v1/subnames', () => {
       [{ parentName: 'oak.eth', page: 1.5 }, 'page'],
       [{ parentName: 'oak.eth', page: '2' }, 'page'],
       [{ parentName: 'oak.eth', page: 2147483648 }, 'page'],
+      [{ parentName: 'oak.eth', page: 10_001, size: 1 }, 'page'],
+      [{ parentName: 'oak.eth', page: 401 }, 'page'],
+      [{ parentName: 'oak.eth', page: 101, size: 100 }, 'page'],
       [{ parentName: 'oak.eth', size: 0 }, 'size'],
       [{ parentName: 'oak.eth', size: 101 }, 'size'],
       [{ parentName: 'oak.eth', size: '10' }, 'size'],
@@ -360,6 +367,45 @@ describe('POST /api/v1/subnames/search and GET /api/v1/subnames', () => {
       [{ parentName: 'oak.eth', sort: 'label' }, 'sort'],
     ])('POST %j → 400 naming %s', async (body, field) => {
       expect(await refused(body)).toEqual([field]);
+    });
+
+    it('page × size ≤ 10,000: the deepest pages are accepted, one more is a 400 that says how deep size allows', async () => {
+      await request(t.http).post('/api/v1/subnames/search').send({ parentName: 'oak.eth', page: 400 }).expect(200);
+      await request(t.http)
+        .post('/api/v1/subnames/search')
+        .send({ parentName: 'oak.eth', page: 10_000, size: 1 })
+        .expect(200);
+      await request(t.http).get('/api/v1/subnames?parentName=oak.eth&page=100&size=100').expect(200);
+      const res = await request(t.http)
+        .post('/api/v1/subnames/search')
+        .send({ parentName: 'oak.eth', page: 201, size: 50 });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        {
+          field: 'page',
+          message: 'must keep page × size within 10000 (with size 50: at most page 200); export reads further',
+        },
+      ]);
+    });
+
+    it('a short labelSearch searches one parent; ten parents are the most a search names', async () => {
+      const one = await request(t.http)
+        .post('/api/v1/subnames/search')
+        .send({ parentName: 'pine.eth', labelSearch: 'a' });
+      expect(one.status).toBe(200);
+      expect(one.body.totalItems).toBe(3);
+      const ten = Array.from({ length: 10 }, (_, i) => `p${i}.eth`);
+      await request(t.http).post('/api/v1/subnames/search').send({ parentNames: ten, labelSearch: 'ali' }).expect(200);
+      const res = await request(t.http)
+        .post('/api/v1/subnames/search')
+        .send({ parentNames: ['pine.eth', 'elm.eth'], labelSearch: 'a' });
+      expect(res.body.errors).toEqual([
+        {
+          field: 'labelSearch',
+          message:
+            'must contain 3 ASCII letters or digits in a row to search several parents at once; a shorter fragment searches one parent',
+        },
+      ]);
     });
 
     it('several bad fields are each named', async () => {
@@ -379,6 +425,8 @@ describe('POST /api/v1/subnames/search and GET /api/v1/subnames', () => {
       ['parentName=oak.eth&size=0', 'size'],
       ['parentName=oak.eth&size=101', 'size'],
       ['parentName=oak.eth&size=', 'size'],
+      ['parentName=oak.eth&page=401&size=25', 'page'],
+      ['parentNames=a.eth,b.eth&labelSearch=ab', 'labelSearch'],
       ['parentName=eth', 'parentName'],
       ['parentName=oak.eth&parentName=pine.eth', 'parentName'],
       ['parentNames=oak.eth,,pine.eth', 'parentNames'],
@@ -390,5 +438,43 @@ describe('POST /api/v1/subnames/search and GET /api/v1/subnames', () => {
     ])('GET ?%s → 400 naming %s', async (query, field) => {
       expect(await refusedGet(query)).toEqual([field]);
     });
+  });
+});
+
+describe('the database time a search may take (SEARCH_STATEMENT_TIMEOUT_MS)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ SEARCH_STATEMENT_TIMEOUT_MS: '50' });
+    // 100,000 subnames under one parent, all with the same metadata: their exact count takes far more than 50 ms.
+    await t.dataSource.query(
+      `INSERT INTO subnames (full_name, parent_name, label, namehash, metadata)
+       SELECT 'n' || g || '.big.eth', 'big.eth', 'n' || g, '0x' || md5(g::text) || md5('x' || g), '{"tier": "gold"}'
+         FROM generate_series(1, 100000) AS g`,
+    );
+    await t.dataSource.query(
+      `INSERT INTO subnames (full_name, parent_name, label, namehash) VALUES ('a.small.eth', 'small.eth', 'a', '0x' || md5('a') || md5('b'))`,
+    );
+  });
+  afterAll(() => t.close());
+
+  it('a search past it is stopped and answered 503 SEARCH_TIMEOUT (PostgreSQL; the embedded database has no timeouts)', async () => {
+    const res = await request(t.http)
+      .post('/api/v1/subnames/search')
+      .send({ parentName: 'big.eth', metadata: { tier: 'gold' } });
+    if (process.env.DATABASE_URL) {
+      expect(res.status).toBe(503);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toMatchObject({ status: 503, code: 'SEARCH_TIMEOUT', title: 'Search took too long' });
+      expect(res.body.detail).toContain('50 ms');
+    } else {
+      // PGlite enforces no statement_timeout (README, The embedded database): it answers, however long it takes.
+      expect(res.status).toBe(200);
+      expect(res.body.totalItems).toBe(100_000);
+    }
+    // The connection that was stopped is fine: a narrow search on it answers.
+    const narrow = await request(t.http).post('/api/v1/subnames/search').send({ parentName: 'small.eth' }).expect(200);
+    expect(narrow.body.totalItems).toBe(1);
   });
 });

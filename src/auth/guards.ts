@@ -14,14 +14,17 @@ function header(req: Request, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Admits requests with a valid, unrevoked, unexpired `x-auth-token` and attaches the key. */
+/**
+ * Admits requests with a valid, unrevoked, unexpired `x-auth-token` and attaches the key. The global rate-limit
+ * guard, which runs first, has usually looked the key up already (after charging the client address).
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(private readonly keys: ApiKeysService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<KeyedRequest>();
-    req.apiKey = await this.keys.authenticate(header(req, 'x-auth-token'));
+    req.apiKey ??= await this.keys.authenticate(header(req, 'x-auth-token'));
     return true;
   }
 }

@@ -23,3 +23,11 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   if (err.cause && err.cause !== e) return isDatabaseUnavailable(err.cause);
   return false;
 }
+
+/** SQLSTATE 57014: a statement cancelled by statement_timeout (or a cancel request). */
+export function isStatementTimeout(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const err = e as { code?: unknown; driverError?: unknown };
+  if (err.code === '57014') return true;
+  return err.driverError !== undefined && err.driverError !== e && isStatementTimeout(err.driverError);
+}

@@ -103,3 +103,13 @@ export function normalizeLabelFragment(raw: string): string {
     return raw.normalize('NFC').toLowerCase();
   }
 }
+
+/**
+ * Whether the trigram index (IDX_subnames_label_trgm) can serve a normalised fragment: pg_trgm needs a word of
+ * three characters inside `%…%`, and only ASCII letters and digits count as word characters in every locale.
+ * Other fragments (`a`, `ab`, `_a`, `--`, `日本`) are matched by reading the parent's rows, so a search allows
+ * them under one parent only.
+ */
+export function isIndexedFragment(fragment: string): boolean {
+  return /[a-z0-9]{3}/.test(fragment);
+}

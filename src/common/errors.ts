@@ -24,10 +24,13 @@ export const ERROR_CODES = {
   SUBNAME_TAKEN: { status: HttpStatus.CONFLICT, title: 'Subname taken' },
   SUBNAME_RESERVED: { status: HttpStatus.CONFLICT, title: 'Subname reserved' },
   CONFLICT: { status: HttpStatus.CONFLICT, title: 'Conflict' },
+  REQUEST_TIMEOUT: { status: HttpStatus.REQUEST_TIMEOUT, title: 'Request timeout' },
   PAYLOAD_TOO_LARGE: { status: HttpStatus.PAYLOAD_TOO_LARGE, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, title: 'Unsupported media type' },
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, title: 'Too many requests' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service unavailable' },
+  SEARCH_TIMEOUT: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Search took too long' },
   INTERNAL: { status: HttpStatus.INTERNAL_SERVER_ERROR, title: 'Internal server error' },
 } as const;
 
@@ -75,5 +78,18 @@ export class NotFoundError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   constructor(detail = 'The database is unreachable; try again shortly', retryAfterSeconds = 5) {
     super('SERVICE_UNAVAILABLE', detail, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** A public search that needed more database time than SEARCH_STATEMENT_TIMEOUT_MS; PostgreSQL cancelled it. */
+export class SearchTimeoutError extends DomainError {
+  constructor(timeoutMs: number) {
+    super(
+      'SEARCH_TIMEOUT',
+      `The search needed more than its ${timeoutMs} ms of database time and was stopped: narrow it (fewer parents, ` +
+        'a longer labelSearch, a more selective metadata filter, an earlier page) or retry later',
+      undefined,
+      { 'Retry-After': '5' },
+    );
   }
 }

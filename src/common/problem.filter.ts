@@ -25,10 +25,14 @@ interface Described {
   headers?: Record<string, string>;
 }
 
-/** Errors that body-parser raises before a route runs (malformed JSON, oversized bodies). */
-interface BodyParserError {
-  type: string;
+/**
+ * Client errors raised by the Express stack before a handler runs (body-parser, decompression, the router's
+ * parameter decoding): http-errors objects, which carry a 4xx `status` and `expose: true`.
+ */
+interface ExpressClientError {
   status: number;
+  type?: string;
+  code?: string;
   /** Bytes allowed, on entity.too.large. */
   limit?: number;
 }
@@ -38,8 +42,15 @@ function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(1)} MB` : `${+(n / 1024).toFixed(1)} KB`;
 }
 
-function isBodyParserError(e: unknown): e is BodyParserError {
-  return typeof e === 'object' && e !== null && typeof (e as BodyParserError).type === 'string' && 'status' in e;
+function isExpressClientError(e: unknown): e is ExpressClientError {
+  if (typeof e !== 'object' || e === null) return false;
+  const { status, expose } = e as { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true;
+}
+
+/** zlib's codes (Z_DATA_ERROR) and brotli's (ERR__ERROR_FORMAT_…): a body that claims an encoding it lacks. */
+function isDecompressionError(e: { code?: unknown }): boolean {
+  return typeof e.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR__'));
 }
 
 const BODY_PARSER_DETAIL: Record<string, string> = {
@@ -73,16 +84,15 @@ export class ProblemFilter implements ExceptionFilter {
   private describe(e: unknown, req: Request): Described {
     if (e instanceof DomainError) return { code: e.code, detail: e.detail, errors: e.errors, headers: e.headers };
     if (e instanceof HttpException) return this.describeHttp(e);
-    // zlib's own errors when a body claims gzip/deflate encoding but is not.
-    if (typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('Z_')) {
+    if (typeof e === 'object' && e !== null && isDecompressionError(e)) {
       return { code: 'VALIDATION_FAILED', detail: 'The request body could not be decompressed' };
     }
-    if (isBodyParserError(e) && e.status >= 400 && e.status < 500) {
+    if (isExpressClientError(e)) {
       const code = CODE_BY_STATUS[e.status] ?? 'VALIDATION_FAILED';
       if (e.type === 'entity.too.large' && typeof e.limit === 'number') {
         return { code, detail: `The request body exceeds the ${formatBytes(e.limit)} limit of this route` };
       }
-      return { code, detail: BODY_PARSER_DETAIL[e.type] ?? 'The request body could not be read' };
+      return { code, detail: BODY_PARSER_DETAIL[e.type ?? ''] ?? 'The request could not be read' };
     }
     if (isDatabaseUnavailable(e)) {
       this.logger.warn(`database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`);

@@ -1,4 +1,5 @@
 import { ValidationFailedError } from './errors';
+import { inputProblem } from './input-safety';
 import { parseQuery } from './query';
 import { AppValidationPipe } from './validation.pipe';
 import { ListSubnamesQueryDto } from '../subnames/dto/search-subnames.dto';
@@ -22,11 +23,12 @@ describe(parseQuery.name, () => {
     expect({ ...((q.metadata as unknown[])[1] as object) }).toEqual({ team: 'red' });
   });
 
-  it('builds objects without a prototype, so __proto__ is only a key', () => {
+  it('builds objects without a prototype, so __proto__ is only a key, which the input-safety check refuses', () => {
     const q = parseQuery('metadata[__proto__]=x');
     expect(Object.getPrototypeOf(q)).toBeNull();
     expect(Object.keys(q.metadata as object)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+    expect(inputProblem(q)).toMatchObject({ field: 'metadata.__proto__' });
   });
 });
 
@@ -62,7 +64,7 @@ describe('GET /subnames query through the global pipe', () => {
     ['parentName=oak.eth&page=101&size=100', 'page'],
     ['parentName=oak.eth&metadata[tier]=a&metadata[tier]=b', 'metadata'],
     ['parentName=oak.eth&metadata=notjson', 'metadata'],
-    ['parentName=oak.eth&metadata[__proto__]=x', 'metadata.__proto__'],
+    ['parentName=oak.eth&metadata={"tier":"a\\u0000b"}', 'metadata.tier'],
     ['parentName=oak.eth&sort=label', 'sort'],
     ['labelSearch=x', 'parentName'],
   ])('refuses %s, naming %s', async (qs, field) => {

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { parse } from 'node:querystring';
+import { parseJsonParameter } from './input-safety';
 
 /**
  * Query values arrive as strings and implicit conversion is off: these turn exactly what they accept into
@@ -23,27 +24,22 @@ export const toList = (value: unknown): unknown => {
  * An object given as JSON (`x={"k":"v"}`) or as bracketed keys (`x[k]=v`), or both (merged, keys from
  * brackets winning); anything else is left for the validator.
  */
-export const toObject = (value: unknown): unknown => {
-  const parts = Array.isArray(value) ? value : [value];
-  const merged: Record<string, unknown> = {};
-  for (const part of parts) {
-    const object = typeof part === 'string' ? parseJson(part) : part;
-    if (typeof object !== 'object' || object === null || Array.isArray(object)) return value;
-    Object.assign(merged, object);
-  }
-  return merged;
-};
+export const toObject =
+  (field: string) =>
+  (value: unknown): unknown => {
+    const parts = Array.isArray(value) ? value : [value];
+    const merged = Object.create(null) as Record<string, unknown>;
+    for (const part of parts) {
+      // JSON inside a parameter is checked like any other input once parsed (NUL, surrogates, depth, prototype keys).
+      const object = typeof part === 'string' ? parseJsonParameter(part, field) : part;
+      if (typeof object !== 'object' || object === null || Array.isArray(object)) return value;
+      Object.assign(merged, object);
+    }
+    return merged;
+  };
 
 export const QueryInteger = () => Transform(({ value }: { value: unknown }) => toInteger(value));
 export const QueryBoolean = () => Transform(({ value }: { value: unknown }) => toBoolean(value));
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 type QueryValue = string | string[] | Record<string, string | string[]> | (string | Record<string, unknown>)[];
 

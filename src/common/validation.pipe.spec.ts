@@ -2,7 +2,7 @@ import { ValidationError } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
 import { ValidationFailedError } from './errors';
-import { AppValidationPipe, flattenValidationErrors, unsafeValueProblem } from './validation.pipe';
+import { AppValidationPipe, flattenValidationErrors } from './validation.pipe';
 
 class Entry {
   @IsString() key: string;
@@ -65,20 +65,14 @@ describe(AppValidationPipe.name, () => {
   });
 });
 
-describe(unsafeValueProblem.name, () => {
-  it.each([
-    [{ a: 'x\u0000y' }, 'a'],
-    [{ a: [{ b: '\ud800' }] }, 'a[0].b'],
-    [{ ['k\u0000']: 'v' }, 'k\u0000'],
-    [JSON.parse('{"__proto__": {"x": 1}}'), '__proto__'],
-    [{ nested: { constructor: 1 } }, 'nested.constructor'],
-  ])('finds %j at %s', (value, field) => {
-    expect(unsafeValueProblem(value, '')?.field).toBe(field);
-  });
-
-  it('passes ordinary values, emoji included', () => {
-    expect(unsafeValueProblem({ a: ['🦊', 'ελληνικα', 1, null, { b: true }] }, '')).toBeNull();
-  });
+it('checks decoded path parameters for NUL and lone surrogates', async () => {
+  const sut = new AppValidationPipe();
+  const error = await sut.transform('a\u0000b.oak.eth', { type: 'param', data: 'fullName' }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ValidationFailedError);
+  expect((error as ValidationFailedError).errors).toEqual([
+    { field: 'fullName', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' },
+  ]);
+  await expect(sut.transform('alice.oak.eth', { type: 'param', data: 'fullName' })).resolves.toBe('alice.oak.eth');
 });
 
 describe(flattenValidationErrors.name, () => {

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldError, ValidationFailedError } from './errors';
+import { assertSafeInput } from './input-safety';
 
 /** class-validator's built-in messages start with the property name; the field path already says it. */
 function stripSubject(message: string, property: string): string {
@@ -31,39 +32,6 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   return out;
 }
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-/**
- * The first place in a request value that no field may hold: a string with NUL or an unpaired surrogate
- * (PostgreSQL cannot store either), or a key that reaches an object's prototype.
- */
-export function unsafeValueProblem(value: unknown, path: string): FieldError | null {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000') || !value.isWellFormed()) {
-      return { field: path, message: 'must not contain NUL characters or unpaired UTF-16 surrogates' };
-    }
-    return null;
-  }
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const problem = unsafeValueProblem(item, `${path}[${i}]`);
-      if (problem) return problem;
-    }
-    return null;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const key of Object.keys(value)) {
-      const child = path === '' ? key : `${path}.${key}`;
-      if (FORBIDDEN_KEYS.has(key)) return { field: child, message: 'is not an accepted field' };
-      const keyProblem = unsafeValueProblem(key, child);
-      if (keyProblem) return keyProblem;
-      const problem = unsafeValueProblem((value as Record<string, unknown>)[key], child);
-      if (problem) return problem;
-    }
-  }
-  return null;
-}
-
 /** The global pipe: whitelist, refuse unknown fields, transform, and never coerce types implicitly. */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
@@ -83,11 +51,9 @@ export class AppValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && metadata.metatype && !this.isPlainObject(value)) {
       throw new ValidationFailedError([{ field: 'body', message: 'must be a JSON object' }]);
     }
-    const unsafe = unsafeValueProblem(
-      value,
-      metadata.type === 'param' || metadata.type === 'query' ? (metadata.data ?? '') : '',
-    );
-    if (unsafe) throw new ValidationFailedError([unsafe]);
+    // Bodies, queries and headers were checked on arrival (inputSafetyMiddleware); path parameters are decoded
+    // only once routed, so here.
+    if (metadata.type === 'param') assertSafeInput(value, metadata.data ?? '');
     return super.transform(value, metadata);
   }
 

@@ -31,10 +31,41 @@ describe(loadConfig.name, () => {
     const c = loadConfig({
       PORT: '8080',
       TRUST_PROXY: 'true',
+      ALLOW_EMBEDDED_DATABASE: 'true',
       SUBNAME_QUOTA_DEFAULT: '5',
       DATABASE_URL: 'postgres://u@h/db',
     });
     expect(c).toMatchObject({ port: 8080, trustProxy: true, quotaDefault: 5, databaseUrl: 'postgres://u@h/db' });
+    expect(c.allowEmbeddedDatabase).toBe(true);
+  });
+
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['1', 1],
+    ['0', 0],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.7,fd00::/8', ['10.0.0.0/8', '192.168.1.7', 'fd00::/8']],
+    ['loopback,uniquelocal,::1', ['loopback', 'uniquelocal', '::1']],
+  ])("TRUST_PROXY=%s takes Express's meaning: %j", (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes', '-1', '1.5', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', 'example.com', '10.0.0.0/8/1', '1000'])(
+    'refuses TRUST_PROXY=%s',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be false, true, a hop count/);
+    },
+  );
+
+  it('refuses NODE_ENV=production without DATABASE_URL, naming ALLOW_EMBEDDED_DATABASE, unless it is true', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /DATABASE_URL: is required.*ALLOW_EMBEDDED_DATABASE=true/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true' }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' }).env).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'development' }).allowEmbeddedDatabase).toBe(false);
   });
 
   it('treats empty values as unset', () => {

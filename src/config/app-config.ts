@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -10,6 +11,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
 
@@ -21,6 +23,45 @@ const toBool = ({ value }: { value: unknown }) => {
   return value;
 };
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+
+/** Express's `trust proxy`: false, true (every hop), a hop count, or proxy addresses, subnets and names. */
+export type TrustProxy = boolean | number | string[];
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyEntryProblem(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return false;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return true;
+  if (prefix === undefined) return false;
+  return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128);
+}
+
+export function trustProxyProblem(value: unknown): string | null {
+  const message =
+    'must be false, true, a hop count (1 behind one gateway) or a comma-separated list of proxy addresses, ' +
+    'subnets and the names loopback, linklocal, uniquelocal';
+  if (typeof value !== 'string') return message;
+  if (value === 'true' || value === 'false' || /^\d{1,3}$/.test(value)) return null;
+  const entries = value.split(',').map((e) => e.trim());
+  return entries.some((e) => e === '' || proxyEntryProblem(e)) ? message : null;
+}
+
+function parseTrustProxy(value: string): TrustProxy {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((e) => e.trim());
+}
+
+const IsTrustProxy = () =>
+  ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) => trustProxyProblem(value) === null,
+      defaultMessage: (args) => trustProxyProblem(args?.value) ?? '',
+    },
+  });
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** The environment as the service reads it; every variable of CONTRACT section 8. */
@@ -35,7 +76,8 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_WINDOW_SECONDS = 60;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_KEY = 600;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_IP = 300;
-  @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
+  @IsTrustProxy() TRUST_PROXY = 'false';
+  @Transform(toBool) @IsBoolean() ALLOW_EMBEDDED_DATABASE = false;
   @IsOptional() @IsString() @MinLength(16, { message: 'must be at least 16 characters' }) ADMIN_TOKEN?: string;
   @Transform(toInt) @IsInt() @Min(0) @Max(2147483647) SUBNAME_QUOTA_DEFAULT = 2000;
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) MINT_SIGNATURE_TTL_SECONDS = 600;
@@ -60,6 +102,7 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = 10;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 5000;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_CONNECT_TIMEOUT_MS = 3000;
+  @Transform(toInt) @IsInt() @Min(10) @Max(60000) SEARCH_STATEMENT_TIMEOUT_MS = 200;
   @IsString() @MaxLength(100) REDIS_KEY_PREFIX = 'sns:';
   @Transform(toInt) @IsInt() @Min(0) @Max(300) SHUTDOWN_GRACE_SECONDS = 10;
   @Transform(toInt) @IsInt() @Min(0) @Max(60) SHUTDOWN_DELAY_SECONDS = 0;
@@ -79,7 +122,9 @@ export class AppConfig {
   readonly dataDir: string;
   readonly redisUrl?: string;
   readonly rateLimit: { windowSeconds: number; perKey: number; perIp: number };
-  readonly trustProxy: boolean;
+  readonly trustProxy: TrustProxy;
+  /** With NODE_ENV=production and no DATABASE_URL, run on the embedded database anyway. */
+  readonly allowEmbeddedDatabase: boolean;
   readonly adminToken?: string;
   readonly quotaDefault: number;
   readonly mint: { signatureTtlSeconds: number; mainnet: NetworkConfig; testnet: NetworkConfig };
@@ -88,6 +133,8 @@ export class AppConfig {
   readonly corsOrigin?: string;
   readonly logLevel: string;
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
+  /** Database time one public search may take before it is cancelled (SEARCH_TIMEOUT). */
+  readonly searchStatementTimeoutMs: number;
   readonly redisKeyPrefix: string;
   /** Seconds to wait for requests in flight after SIGTERM, and seconds to keep accepting while not ready. */
   readonly shutdown: { graceSeconds: number; delaySeconds: number };
@@ -103,7 +150,8 @@ export class AppConfig {
       perKey: e.RATE_LIMIT_PER_KEY,
       perIp: e.RATE_LIMIT_PER_IP,
     };
-    this.trustProxy = e.TRUST_PROXY;
+    this.trustProxy = parseTrustProxy(e.TRUST_PROXY);
+    this.allowEmbeddedDatabase = e.ALLOW_EMBEDDED_DATABASE;
     this.adminToken = e.ADMIN_TOKEN;
     this.quotaDefault = e.SUBNAME_QUOTA_DEFAULT;
     this.mint = {
@@ -127,6 +175,7 @@ export class AppConfig {
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     };
+    this.searchStatementTimeoutMs = e.SEARCH_STATEMENT_TIMEOUT_MS;
     this.redisKeyPrefix = e.REDIS_KEY_PREFIX;
     this.shutdown = { graceSeconds: e.SHUTDOWN_GRACE_SECONDS, delaySeconds: e.SHUTDOWN_DELAY_SECONDS };
   }
@@ -139,9 +188,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const vars = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
   const errors = validateSync(vars, { whitelist: false, skipMissingProperties: false });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+  if (vars.NODE_ENV === 'production' && !vars.DATABASE_URL && vars.ALLOW_EMBEDDED_DATABASE !== true) {
+    lines.push(
+      '  DATABASE_URL: is required with NODE_ENV=production: the embedded PGlite database is a single process ' +
+        'without fsync, for development and trials (set ALLOW_EMBEDDED_DATABASE=true to run on it anyway)',
+    );
   }
+  if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return new AppConfig(vars);
 }

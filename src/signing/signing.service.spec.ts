@@ -44,6 +44,8 @@ function service(env: Record<string, string | undefined> = {}): SigningService {
   return new SigningService(
     loadConfig({
       NODE_ENV: 'test',
+      // Production needs a database server (the embedded one only with ALLOW_EMBEDDED_DATABASE).
+      DATABASE_URL: 'postgres://u@h/db',
       MINT_MAINNET_SIGNER_KEY: MAINNET_KEY,
       MINT_TESTNET_SIGNER_KEY: TESTNET_KEY,
       CCIP_SIGNER_KEY: CCIP_KEY,

@@ -27,6 +27,7 @@ import { SubnamesService, WriteResult } from './subnames.service';
 
 const SEARCH_PROBLEMS: [number, string][] = [
   [400, 'A bad filter or page: each bad field is named in errors[] (neither parentName nor parentNames names both)'],
+  [503, 'SEARCH_TIMEOUT: the search needed more database time than its budget; narrow it, or retry'],
 ];
 /** Status and quota headers of a successful write. */
 function sendWrite(res: Response, result: WriteResult): SubnameResponse {

@@ -22,22 +22,31 @@ describe(buildSearchQuery.name, () => {
     expect(flat).not.toContain('MATERIALIZED');
   });
 
-  it('several parents, no filter: each parent contributes its first offset+limit entries, merged', () => {
+  it('several parents, no filter: one ordered branch per parent, merged in page order (Merge Append)', () => {
     const { sql, params } = buildSearchQuery({ parentNames: ['oak.eth', 'pine.eth'] }, { limit: 25, offset: 50 });
     expect(params).toEqual([['oak.eth', 'pine.eth'], 25, 50]);
     const flat = squash(sql);
     expect(flat).toContain('count(*) AS n FROM subnames WHERE parent_name = ANY($1::text[])');
-    expect(flat).toContain('FROM unnest($1::text[]) AS p(name) CROSS JOIN LATERAL');
-    expect(flat).toContain('LIMIT ($2::bigint + $3::bigint)');
-    expect(flat).toContain('LIMIT $2 OFFSET $3');
+    expect(flat).toContain(
+      'FROM ((SELECT id, created_at FROM subnames WHERE parent_name = $1[1] ORDER BY created_at, id) UNION ALL ' +
+        '(SELECT id, created_at FROM subnames WHERE parent_name = $1[2] ORDER BY created_at, id)) AS merged ' +
+        'ORDER BY created_at, id LIMIT $2 OFFSET $3',
+    );
+  });
+
+  it('a label fragment the trigram index cannot serve is matched off the parent index instead', () => {
+    const short = buildSearchQuery({ parentNames: ['oak.eth'], labelSearch: 'a_' }, { limit: 25, offset: 0 });
+    expect(squash(short.sql)).toContain(`WHERE parent_name = $2 AND (label || '') ILIKE $1`);
+    const long = buildSearchQuery({ parentNames: ['oak.eth'], labelSearch: 'ali' }, { limit: 25, offset: 0 });
+    expect(squash(long.sql)).toContain('WHERE parent_name = $2 AND label ILIKE $1');
   });
 
   it('with filters: one parameterised condition each, matched once, counted and paged from the matches', () => {
     const { sql, params } = buildSearchQuery(
-      { parentNames: ['oak.eth'], labelSearch: 'a_b%', owner: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed' },
+      { parentNames: ['oak.eth'], labelSearch: 'ali_b%', owner: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed' },
       { limit: 25, offset: 0 },
     );
-    expect(params).toEqual(['%a\\_b\\%%', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', 'oak.eth', 25, 0]);
+    expect(params).toEqual(['%ali\\_b\\%%', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', 'oak.eth', 25, 0]);
     const flat = squash(sql);
     expect(flat).toContain(
       'matches AS MATERIALIZED (SELECT id, created_at FROM subnames WHERE parent_name = $3 AND label ILIKE $1 AND lower(owner) = $2)',

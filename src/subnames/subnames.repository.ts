@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { bigintAsNumber } from '../common/column-transformers';
+import { isIndexedFragment } from '../common/ens';
 import type { PageWindow, SubnameFilter } from './search-filter';
 import { RecordMap, SubnameEntity } from './subname.entity';
 
@@ -157,7 +158,12 @@ function filterConditions(f: SubnameFilter, param: Param): string[] {
         : `${PARENT_METADATA} @> ANY(${param(keyed)}::jsonb[])`,
     );
   }
-  if (f.labelSearch !== undefined) where.push(`label ILIKE ${param(`%${escapeLike(f.labelSearch)}%`)}`);
+  if (f.labelSearch !== undefined) {
+    // A fragment the trigram index cannot serve would make it hand over every row: `label || ''` keeps the
+    // planner on the parent index, reading that parent's rows (one parent only, the DTO sees to that).
+    const column = isIndexedFragment(f.labelSearch) ? 'label' : `(label || '')`;
+    where.push(`${column} ILIKE ${param(`%${escapeLike(f.labelSearch)}%`)}`);
+  }
   if (f.owner !== undefined) where.push(`lower(owner) = ${param(f.owner)}`);
   return where;
 }
@@ -166,8 +172,9 @@ function filterConditions(f: SubnameFilter, param: Param): string[] {
  * One statement, so that the page and its total come from one snapshot in one round trip; the page is picked
  * on (created_at, id) first and only its rows are read whole. Three shapes, each with its index:
  * - one parent, no filter: an index-only count, and the page straight off IDX_subnames_parent_created;
- * - several parents, no filter: the same count, and each parent's first offset+limit entries in page order,
- *   merged, so a first page reads 25 entries per parent rather than sorting all of them;
+ * - several parents, no filter: the same count, and the parents' index ranges merged in page order (one
+ *   UNION ALL branch per parent, a Merge Append), so a page reads offset + limit entries in all, however
+ *   deep and however many parents;
  * - with filters: the matching rows are found once (their indexes, ANDed as the planner sees fit),
  *   counted, and the page is sorted out of them.
  * Exported for the bench, which EXPLAINs exactly this SQL.
@@ -196,17 +203,15 @@ export function buildSearchQuery(f: SubnameFilter, window: PageWindow): { sql: s
     const offset = param(window.offset);
     const pageOrder = `ORDER BY created_at, id LIMIT ${limit} OFFSET ${offset}`;
     const total = `total AS (SELECT count(*) AS n FROM subnames WHERE ${parentMatch(parents)})`;
+    const branches = f.parentNames.map(
+      (_, i) =>
+        `(SELECT id, created_at FROM subnames WHERE parent_name = ${parents}[${i + 1}] ORDER BY created_at, id)`,
+    );
     ctes = single
       ? `${total},
          page AS (SELECT id, created_at FROM subnames WHERE ${parentMatch(parents)} ${pageOrder})`
       : `${total},
-         page AS (
-           SELECT x.id, x.created_at FROM unnest(${parents}::text[]) AS p(name)
-            CROSS JOIN LATERAL (
-              SELECT id, created_at FROM subnames WHERE parent_name = p.name
-               ORDER BY created_at, id LIMIT (${limit}::bigint + ${offset}::bigint)
-            ) AS x
-            ${pageOrder})`;
+         page AS (SELECT id, created_at FROM (${branches.join(' UNION ALL ')}) AS merged ${pageOrder})`;
   }
   const sql = `
     WITH ${ctes}
@@ -331,13 +336,19 @@ export class SubnamesRepository {
     return rows.length > 0;
   }
 
-  /** One page of the subnames that match, in creation order (then id), and how many match in all. */
+  /**
+   * One page of the subnames that match, in creation order (then id), and how many match in all. Run it in a
+   * transaction of its own: the statement runs under `statement_timeout` (SET LOCAL, that transaction only), so
+   * a public search never costs more database time than that; past it PostgreSQL cancels it (SQLSTATE 57014).
+   */
   async searchPage(
     manager: EntityManager,
     filter: SubnameFilter,
     window: PageWindow,
+    timeoutMs: number,
   ): Promise<{ items: SubnameEntity[]; totalItems: number }> {
     const { sql, params } = buildSearchQuery(filter, window);
+    await manager.query(`SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`);
     const rows: (Partial<SubnameRow> & { total_items: string })[] = await manager.query(sql, params);
     return {
       totalItems: Number(rows[0]?.total_items ?? 0),

@@ -1,7 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { DomainError } from '../common/errors';
+import { DomainError, SearchTimeoutError } from '../common/errors';
+import { loadConfig } from '../config/app-config';
 import * as ens from '../common/ens';
 import * as records from '../common/records';
 import { AppValidationPipe } from '../common/validation.pipe';
@@ -83,6 +84,7 @@ describe(SubnamesService.name, () => {
       dataSource,
       new SubnameCache(),
       { written: jest.fn() } as unknown as SubnameChanges,
+      loadConfig({ SEARCH_STATEMENT_TIMEOUT_MS: '150' }),
     );
   });
 
@@ -291,11 +293,38 @@ describe(SubnamesService.name, () => {
         MANAGER,
         { parentNames: ['oak.eth'] },
         { limit: 7, offset: 14 },
+        150,
       );
       expect(page).toMatchObject({ page: 3, size: 7, totalItems: 15 });
       expect(page.items).toHaveLength(1);
       expect(page.items[0]).toMatchObject({ fullName: 'alice.oak.eth', addresses: { eth: expect.any(String) } });
     });
+  });
+
+  it('a search that PostgreSQL cancels at its statement timeout is a 503 SEARCH_TIMEOUT naming the budget', async () => {
+    repository.searchPage.mockRejectedValue(
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+    );
+    const error = await sut
+      .search(Object.assign(new SearchSubnamesDto(), { parentName: 'oak.eth' }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SearchTimeoutError);
+    expect(error).toMatchObject({ code: 'SEARCH_TIMEOUT', status: 503, headers: { 'Retry-After': '5' } });
+    expect((error as SearchTimeoutError).detail).toContain('150 ms');
+  });
+
+  it('a search that PostgreSQL cancels at its statement timeout is a 503 SEARCH_TIMEOUT naming the budget', async () => {
+    repository.searchPage.mockRejectedValue(
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+    );
+    const dto = (await pipe.transform(
+      { parentName: 'oak.eth' },
+      { type: 'body', metatype: SearchSubnamesDto },
+    )) as SearchSubnamesDto;
+    const error = await sut.search(dto).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SearchTimeoutError);
+    expect(error).toMatchObject({ code: 'SEARCH_TIMEOUT', status: 503, headers: { 'Retry-After': '5' } });
+    expect((error as SearchTimeoutError).detail).toContain('150 ms');
   });
 
   describe('remove', () => {

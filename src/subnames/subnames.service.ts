@@ -9,6 +9,9 @@ import { AuditService } from '../audit/audit.service';
 import type { Actor, AuditEvent, AuditFields } from '../audit/audit.types';
 import { isSameOrUnder, nameHash } from '../common/ens';
 import { FieldError } from '../common/errors';
+import { SearchTimeoutError } from '../common/errors';
+import { isStatementTimeout } from '../common/database-errors';
+import { AppConfig } from '../config/app-config';
 import { QuotaService, QuotaView } from '../quota/quota.service';
 import { BatchResponse, BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
@@ -134,6 +137,7 @@ export class SubnamesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: SubnameCache,
     private readonly changes: SubnameChanges,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -247,11 +251,17 @@ export class SubnamesService {
 
   /** Search and list: both routes land here. Stable order (creation time, then id), so pages never overlap. */
   async search(dto: SearchSubnamesDto): Promise<SubnamePageResponse> {
-    const { items, totalItems } = await this.subnames.searchPage(this.dataSource.manager, toSubnameFilter(dto), {
-      limit: dto.size,
-      offset: (dto.page - 1) * dto.size,
-    });
-    return toSubnamePage(items, dto.page, dto.size, totalItems);
+    const window = { limit: dto.size, offset: (dto.page - 1) * dto.size };
+    const timeoutMs = this.config.searchStatementTimeoutMs;
+    try {
+      const { items, totalItems } = await this.dataSource.transaction((manager) =>
+        this.subnames.searchPage(manager, toSubnameFilter(dto), window, timeoutMs),
+      );
+      return toSubnamePage(items, dto.page, dto.size, totalItems);
+    } catch (e) {
+      if (isStatementTimeout(e)) throw new SearchTimeoutError(timeoutMs);
+      throw e;
+    }
   }
 
   /** Deletes a subname the key may write; the quota unit its creation took is not given back. */

@@ -1,74 +1,85 @@
-import { createHash } from 'node:crypto';
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import {
-  InjectThrottlerOptions,
-  InjectThrottlerStorage,
-  normalizeIp,
-  ThrottlerGuard,
-  type ThrottlerModuleOptions,
-  ThrottlerStorage,
-} from '@nestjs/throttler';
-import type { ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
+import { normalizeIp } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { ApiKeyGuard } from '../auth/guards';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
+import { AppConfig } from '../config/app-config';
 import { rateLimited } from '../metrics/metrics';
-import { IP_LIMIT, KEY_LIMIT } from '../common/rate-limit.constants';
+import { IP_LIMIT, KEY_LIMIT, NO_RATE_LIMIT } from '../common/rate-limit.constants';
+import { RateLimitStorage } from './rate-limit.storage';
 import { RateLimitedError } from './throttle.errors';
 
-/** The tracker of an API key: a digest (the raw key is never stored, sent to Redis or logged). */
-export function keyTracker(token: string): string {
-  return `key:${createHash('sha256').update(`rate-limit:${token}`).digest('hex').slice(0, 32)}`;
+/** The tracker of a client address (IPv6 grouped by /64), as Express derives it under TRUST_PROXY. */
+export function addressTracker(req: Request): string {
+  return `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
 }
 
 /**
- * One global guard, two budgets. Routes that take an API key (those guarded by ApiKeyGuard, when the request
- * carries x-auth-token) count against the key's budget, whichever replica and address they come from; every
- * other route counts against the client address (the X-Forwarded-For client with TRUST_PROXY=true). Answers
- * carry the draft-6 IETF headers RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (seconds until the
- * window ends) and RateLimit-Policy; a refusal is a 429 RATE_LIMITED problem with Retry-After.
+ * One global guard, two budgets. Every request first counts against its client address, before anything
+ * else runs; on a route that takes an API key that is before the key is looked up, so a request with a
+ * missing, unknown, revoked or expired key spends its sender's budget (and past it costs no hash and no
+ * lookup), and made-up keys never buy a fresh budget. A key that proves valid gives the address its unit
+ * back and counts against its own budget instead (`key:<id>`), whichever replica and address it comes from;
+ * so only real keys ever get a counter. Answers carry the draft-6 IETF headers RateLimit-Limit,
+ * RateLimit-Remaining, RateLimit-Reset (seconds until the window ends) and RateLimit-Policy; a refusal is a
+ * 429 RATE_LIMITED problem with Retry-After.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
+export class RateLimitGuard implements CanActivate {
   private readonly keyedRoutes = new WeakMap<object, boolean>();
+  private readonly windowMs: number;
 
   constructor(
-    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    private readonly storage: RateLimitStorage,
+    private readonly keys: ApiKeysService,
+    private readonly reflector: Reflector,
+    private readonly config: AppConfig,
   ) {
-    super(options, storage, reflector);
+    this.windowMs = config.rateLimit.windowSeconds * 1000;
   }
 
-  protected override async handleRequest({ context, limit, ttl, throttler }: ThrottlerRequest): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<Request>();
+    if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, [context.getHandler(), context.getClass()])) {
+      return true;
+    }
+    const req = context.switchToHttp().getRequest<KeyedRequest>();
     const res = context.switchToHttp().getResponse<Response>();
+    const address = addressTracker(req);
+    this.admit(res, await this.charge(address, this.config.rateLimit.perIp, IP_LIMIT));
+    if (!this.isKeyedRoute(context)) return true;
     const token = req.headers['x-auth-token'];
-    const byKey = typeof token === 'string' && token.length > 0 && this.isKeyedRoute(context);
-    if (throttler.name === KEY_LIMIT && !byKey) return true;
-    if (throttler.name === IP_LIMIT && byKey) return true;
+    // A 401 here leaves the address's unit spent (and its headers on the answer); ApiKeyGuard reuses the key.
+    req.apiKey = await this.keys.authenticate(typeof token === 'string' ? token : undefined);
+    await this.storage.refund(address);
+    return this.admit(res, await this.charge(`key:${req.apiKey.id}`, this.config.rateLimit.perKey, KEY_LIMIT));
+  }
 
-    const tracker = byKey ? keyTracker(token) : `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
-    const count = await this.storageService.increment(tracker, ttl, limit, ttl, throttler.name!);
+  /** Counts one request against a tracker; past the limit, refuses it. Returns the headers to send. */
+  private async charge(tracker: string, limit: number, name: string): Promise<Record<string, string>> {
+    const count = await this.storage.increment(tracker, this.windowMs, limit, this.windowMs, name);
+    const seconds = Math.round(this.windowMs / 1000);
     const headers: Record<string, string> = {
       'RateLimit-Limit': String(limit),
       'RateLimit-Remaining': String(Math.max(0, limit - count.totalHits)),
       'RateLimit-Reset': String(count.timeToExpire),
-      'RateLimit-Policy': `${limit};w=${Math.round(ttl / 1000)}`,
+      'RateLimit-Policy': `${limit};w=${seconds}`,
     };
-    if (!count.isBlocked) {
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      return true;
-    }
-    rateLimited.inc({ limit: throttler.name });
-    const scope = byKey ? 'API key' : 'client address';
+    if (!count.isBlocked) return headers;
+    rateLimited.inc({ limit: name });
+    const scope = name === KEY_LIMIT ? 'API key' : 'client address';
     throw new RateLimitedError(
-      `More than ${limit} requests in ${Math.round(ttl / 1000)} s from this ${scope}; retry in ${count.timeToBlockExpire} s`,
+      `More than ${limit} requests in ${seconds} s from this ${scope}; retry in ${count.timeToBlockExpire} s`,
       count.timeToBlockExpire,
       headers,
     );
+  }
+
+  private admit(res: Response, headers: Record<string, string>): true {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    return true;
   }
 
   /** True for handlers that ApiKeyGuard protects (on the method or the controller). */

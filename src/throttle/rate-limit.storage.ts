@@ -27,6 +27,12 @@ export class MemoryWindows {
     return { hits: w.hits, msLeft: w.resetAt - now };
   }
 
+  /** Gives back one hit of a window still running (a request that turned out to count elsewhere). */
+  refund(key: string, now = Date.now()): void {
+    const w = this.windows.get(key);
+    if (w && w.resetAt > now && w.hits > 0) w.hits -= 1;
+  }
+
   get size(): number {
     return this.windows.size;
   }
@@ -47,17 +53,26 @@ if ttl < 0 then
 end
 return {hits, ttl}`;
 
+// Gives back one hit, never below zero, leaving the window's expiry alone.
+const REFUND_SCRIPT = `
+local hits = tonumber(redis.call('GET', KEYS[1]) or '0')
+if hits > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /** After a Redis failure, count in process for this long before one request tries Redis again. */
 const REDIS_RETRY_AFTER_MS = 5_000;
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 const REDIS_STARTUP_WAIT_MS = 3_000;
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+  rateLimitRefund(key: string): Promise<number>;
+};
 
 export type RateLimitBackend = 'memory' | 'redis' | 'memory-fallback';
 
 /**
- * Fixed-window counters for @nestjs/throttler. With REDIS_URL they live in Redis, so all replicas share one
+ * Fixed-window counters of the rate-limit guard. With REDIS_URL they live in Redis, so all replicas share one
  * budget; while Redis cannot be reached they fall back to this process (the limit then applies per replica),
  * with a warning, and go back to Redis by themselves once it answers again. A request never waits for Redis
  * longer than REDIS_COMMAND_TIMEOUT_MS, and during an outage only one request every REDIS_RETRY_AFTER_MS does.
@@ -88,6 +103,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
       lazyConnect: true,
     }) as RedisWithHit;
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
     // ioredis emits 'error' on every failed reconnect; without a listener that would crash the process.
     this.redis.on('error', (e: Error) => this.fail(e));
     this.redis.on('close', () => this.fail(new Error('connection closed')));
@@ -134,6 +150,19 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
       isBlocked,
       timeToBlockExpire: isBlocked ? secondsLeft : 0,
     };
+  }
+
+  /** Gives back one hit of the current window (where it was counted: Redis when it answers). */
+  async refund(key: string): Promise<void> {
+    if (this.redis && !this.closed && this.redis.status === 'ready' && this.redisFailedAt === 0) {
+      try {
+        await this.redis.rateLimitRefund(key);
+        return;
+      } catch (e) {
+        this.fail(e as Error);
+      }
+    }
+    this.memory.refund(key);
   }
 
   /** The Redis count, or undefined when this request should count in process instead. */

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { ValidationArguments } from 'class-validator';
 import { MAX_RECORDS, metadataKeyProblem, recordValueProblem } from '../../common/records';
 import { toInteger, toList, toObject } from '../../common/query';
-import { normalizeLabelFragment } from '../../common/ens';
+import { isIndexedFragment, normalizeLabelFragment } from '../../common/ens';
 import { canonical, IsEnsName, IsEnsNameList, satisfies } from '../../common/validators';
 
 export const DEFAULT_PAGE_SIZE = 25;
@@ -11,7 +11,8 @@ export const MAX_PAGE_SIZE = 100;
 /** The deepest result a search reads: page × size at most this (deeper reading is what export is for). */
 export const MAX_RESULT_WINDOW = 10_000;
 export const MAX_PAGE = MAX_RESULT_WINDOW;
-export const MAX_PARENT_NAMES = 100;
+/** Parents per search: each costs an index range in the exact count (measured in bench:search). */
+export const MAX_PARENT_NAMES = 10;
 export const MAX_LABEL_SEARCH = 255;
 
 const MIN_PARENT_LABELS = 2;
@@ -26,11 +27,27 @@ function requiredUnless(other: keyof SearchShape) {
       : null;
 }
 
-/** Labels are stored normalised, so the fragment is folded the same way. */
-function labelFragment(value: unknown): string {
+/** Distinct parents a search names, as given (the validators of each name speak for themselves). */
+function parentCount(o: SearchShape): number {
+  const given = typeof o.parentNames === 'string' ? o.parentNames.split(',') : o.parentNames;
+  const names = [o.parentName, ...(Array.isArray(given) ? (given as unknown[]) : [])];
+  return new Set(names.filter((n) => typeof n === 'string').map((n) => (n as string).toLowerCase())).size;
+}
+
+/**
+ * Labels are stored normalised, so the fragment is folded the same way. A fragment the trigram index cannot
+ * serve (fewer than 3 ASCII letters or digits in a row) would read every row of each parent: one parent only.
+ */
+function labelFragment(value: unknown, source: Record<string, unknown>): string {
   if (typeof value !== 'string') throw new Error('must be a string');
   if (value.length > MAX_LABEL_SEARCH) throw new Error(`must be at most ${MAX_LABEL_SEARCH} characters`);
-  return normalizeLabelFragment(value);
+  const fragment = normalizeLabelFragment(value);
+  if (fragment !== '' && !isIndexedFragment(fragment) && parentCount(source as SearchShape) > 1) {
+    throw new Error(
+      'must contain 3 ASCII letters or digits in a row to search several parents at once; a shorter fragment searches one parent',
+    );
+  }
+  return fragment;
 }
 
 /** Any letter case: the filter compares lower-cased, so no EIP-55 checksum is demanded of it. */
@@ -111,7 +128,10 @@ function searchFilters(query: boolean) {
     @ApiPropertyOptional({
       example: 'ali',
       maxLength: MAX_LABEL_SEARCH,
-      description: 'Case-insensitive substring of the label; % and _ are literal characters. Empty matches all.',
+      description:
+        'Case-insensitive substring of the label; % and _ are literal characters. Empty matches all. To search ' +
+        'several parents it must contain 3 ASCII letters or digits in a row (the trigram index serves it); a ' +
+        'shorter or non-ASCII fragment searches one parent.',
     })
     @canonical('isLabelSearch', labelFragment, { optional: true })
     labelSearch?: string;
@@ -132,11 +152,18 @@ function searchFilters(query: boolean) {
         ? 'metadata[tier]=gold (one parameter per key), or metadata={"tier":"gold"}; every given key must hold exactly this value'
         : 'Every given key must be present in the metadata with exactly this value',
     })
-    @fromQuery(toObject, query)
+    @fromQuery(toObject('metadata'), query)
     @satisfies('isMetadataFilter', metadataFilterProblem)
     metadata?: Record<string, string>;
 
-    @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: MAX_PAGE, default: 1 })
+    @ApiPropertyOptional({
+      type: 'integer',
+      example: 1,
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 1,
+      description: `page × size must not exceed ${MAX_RESULT_WINDOW}: search reads the first ${MAX_RESULT_WINDOW} matches; export reads all`,
+    })
     @fromQuery(toInteger, query)
     @satisfies('isPage', pageProblem(MAX_PAGE, `from 1 to ${MAX_PAGE}`))
     @satisfies('isWithinResultWindow', windowProblem)
