@@ -6,12 +6,18 @@ type Encoder = (value: unknown, out: Uint8Array, at: number) => void;
 const HEX = /^0x[0-9a-fA-F]*$/;
 
 function hexInto(hex: string, out: Uint8Array, at: number, bytes: number, left: boolean): void {
-  if (!HEX.test(hex) || hex.length > 2 + bytes * 2) throw new Error(`not ${bytes} bytes of hex: ${hex}`);
+  // Exactly `bytes` bytes, as ethers requires of an address and of a bytesN.
+  if (typeof hex !== 'string' || hex.length !== 2 + bytes * 2 || !HEX.test(hex)) {
+    throw new Error(`not ${bytes} bytes of hex: ${String(hex)}`);
+  }
   const raw = getBytes(hex);
   out.set(raw, left ? at + 32 - raw.length : at);
 }
 
 function uintInto(value: unknown, out: Uint8Array, at: number, bits: number): void {
+  // ethers refuses the empty string that BigInt would read as 0, and numbers past 2^53 that lost their digits.
+  if (value === '') throw new Error(`an empty string is not a uint${bits}`);
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error(`${value} is not a safe integer`);
   let n = BigInt(value as bigint | number | string);
   if (n < 0n || n >> BigInt(bits) !== 0n) throw new Error(`${String(value)} is not a uint${bits}`);
   for (let i = 31; i >= 0 && n > 0n; i--) {
@@ -54,15 +60,16 @@ export class Eip712Digester {
   }
 
   /** hashStruct(value): keccak256 of the type hash and each field's 32-byte encoding. */
-  structHash(value: Record<string, unknown>): Uint8Array {
+  structHash(value: object): Uint8Array {
+    const fields = value as Record<string, unknown>;
     const buf = new Uint8Array(32 * (1 + this.fields.length));
     buf.set(this.typeHash, 0);
-    this.fields.forEach((f, i) => f.encode(value[f.name], buf, 32 * (i + 1)));
+    this.fields.forEach((f, i) => f.encode(fields[f.name], buf, 32 * (i + 1)));
     return keccak_256(buf);
   }
 
   /** The digest a wallet signs and a contract recovers from. */
-  digest(value: Record<string, unknown>): Uint8Array {
+  digest(value: object): Uint8Array {
     const buf = new Uint8Array(2 + 32 + 32);
     buf.set(this.prefix, 0);
     buf.set(this.structHash(value), 34);

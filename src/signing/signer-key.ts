@@ -1,13 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { computeAddress, Signature, SigningKey } from 'ethers';
+import { computeAddress, getBytes, SigningKey } from 'ethers';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/app-config';
+import { signDigest } from './secp256k1';
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
-/** Half the secp256k1 group order: a canonical (EIP-2, OpenZeppelin ECDSA) signature has s at most this. */
-const HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
+/** Half the secp256k1 group order as 64 lowercase hex digits: a canonical (EIP-2) signature has s at most this. */
+const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0';
 
 export class SignerConfigError extends Error {}
 
@@ -31,25 +32,28 @@ export interface SignerSource {
  */
 export class DigestSigner {
   readonly address: string;
-  readonly #key: SigningKey;
+  readonly #key: Uint8Array;
 
   constructor(privateKey: string, variable: string) {
     try {
-      this.#key = new SigningKey(privateKey);
-      this.address = computeAddress(this.#key.publicKey);
+      // ethers checks the key and derives the address once; signing then goes through libsecp256k1.
+      this.address = computeAddress(new SigningKey(privateKey).publicKey);
+      this.#key = getBytes(privateKey, 'privateKey').slice();
     } catch {
       // Zero and values at or above the curve order are 32 bytes of hex but no key.
       throw new SignerConfigError(`${variable} is not a valid secp256k1 private key`);
     }
   }
 
-  /** Signs a 32-byte digest as it is (no EIP-191 prefix). */
-  signDigest(digest: string): string {
-    const signature: Signature = this.#key.sign(digest);
-    if (BigInt(signature.s) > HALF_N) throw new Error('signing produced a high-s signature');
-    const serialized = signature.serialized;
-    if (serialized.length !== 2 + 65 * 2) throw new Error('signing produced a signature that is not 65 bytes');
-    return serialized;
+  /** Signs a 32-byte digest as it is (no EIP-191 prefix), byte for byte as ethers' SigningKey.sign would. */
+  signDigest(digest: Uint8Array | string): string {
+    const bytes = typeof digest === 'string' ? getBytes(digest, 'digest') : digest;
+    if (bytes.length !== 32) throw new Error('a digest to sign is 32 bytes');
+    const signature = signDigest(this.#key, bytes);
+    if (signature.length !== 2 + 65 * 2) throw new Error('signing produced a signature that is not 65 bytes');
+    // Same-length lowercase hex compares as the numbers do.
+    if (signature.slice(66, 130) > HALF_N_HEX) throw new Error('signing produced a high-s signature');
+    return signature;
   }
 }
 

@@ -1,13 +1,20 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { Logger } from '@nestjs/common';
+import fc from 'fast-check';
 import {
   AbiCoder,
   concat,
+  getAddress,
+  getBytes,
+  hexlify,
   keccak256,
   recoverAddress,
   Signature,
+  SigningKey,
+  solidityPackedKeccak256,
   toUtf8Bytes,
   TypedDataEncoder,
   verifyTypedData,
@@ -23,6 +30,24 @@ const MAINNET_KEY = Wallet.createRandom().privateKey;
 const TESTNET_KEY = Wallet.createRandom().privateKey;
 const CCIP_KEY = Wallet.createRandom().privateKey;
 const HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
+const SEED = 20261123;
+
+const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n });
+const address = bytes(20).map((b) => getAddress(hexlify(b)));
+const uint256 = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }).map(String);
+/** MintContent as the mint service builds it: checksummed addresses, wei as decimal strings, integer times. */
+const mintContent: fc.Arbitrary<MintContent> = fc.record({
+  label: fc.string({ unit: 'grapheme', maxLength: 40 }),
+  parentNode: bytes(32).map((b) => hexlify(b)),
+  owner: address,
+  price: uint256,
+  fee: uint256,
+  paymentReceiver: address,
+  expiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+  signatureExpiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+  verifiedMinter: address,
+  fuses: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+});
 
 function content(over: Partial<MintContent> = {}): MintContent {
   return {
@@ -97,6 +122,41 @@ describe(SigningService.name, () => {
     }
   });
 
+  it.each(['mainnet', 'testnet'] as const)(
+    '%s digest and signature equal ethers (TypedDataEncoder.hash, Wallet.signTypedData, SigningKey.sign) over 300 generated contents',
+    async (n) => {
+      const { domain } = sut.info(n);
+      const wallet = new Wallet(n === 'mainnet' ? MAINNET_KEY : TESTNET_KEY);
+      await fc.assert(
+        fc.asyncProperty(mintContent, async (c) => {
+          const digest = TypedDataEncoder.hash(domain, MINT_CONTEXT_TYPES, c);
+          expect(sut.digest(n, c)).toBe(digest);
+          const signature = sut.sign(n, c);
+          expect(signature).toBe(wallet.signingKey.sign(digest).serialized);
+          expect(signature).toBe(await wallet.signTypedData(domain, MINT_CONTEXT_TYPES, c));
+        }),
+        { seed: SEED, numRuns: 300 },
+      );
+    },
+  );
+
+  it('refuses contents ethers refuses: an address or node of the wrong length, an empty or negative amount, an unsafe number', () => {
+    const { domain } = sut.info('mainnet');
+    const refused: Partial<MintContent>[] = [
+      { owner: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeA' },
+      { parentNode: '0x437e3b9bab563acfa6e713f2c6dab6d78deb7bbfd2e9037da34e8d4e5f6e09' },
+      { price: '' },
+      { fee: '-1' },
+      { fuses: 2 ** 32 },
+      { expiry: 2 ** 60 },
+    ];
+    for (const change of refused) {
+      expect(() => TypedDataEncoder.hash(domain, MINT_CONTEXT_TYPES, content(change))).toThrow();
+      expect(() => sut.digest('mainnet', content(change))).toThrow();
+      expect(() => sut.sign('mainnet', content(change))).toThrow();
+    }
+  });
+
   it('signs 65-byte low-s signatures that verifyTypedData recovers to the network signer', () => {
     for (const n of ['mainnet', 'testnet'] as const) {
       const { domain, address } = sut.info(n);
@@ -108,6 +168,18 @@ describe(SigningService.name, () => {
         expect([27, 28]).toContain(Signature.from(signature).v);
         expect(verifyTypedData(domain, MINT_CONTEXT_TYPES, c, signature)).toBe(address);
       }
+    }
+  });
+
+  it('holds the keys where neither JSON nor inspection reaches them, as hex or as bytes', () => {
+    const shown = [
+      JSON.stringify(sut),
+      inspect(sut, { depth: Infinity, breakLength: Infinity, maxArrayLength: Infinity }),
+      inspect(sut, { depth: Infinity, breakLength: Infinity, maxArrayLength: Infinity, showHidden: true }),
+    ].join('\n');
+    for (const key of [MAINNET_KEY, TESTNET_KEY, CCIP_KEY]) {
+      expect(shown).not.toContain(key.slice(2));
+      expect(shown).not.toContain(Array.from(getBytes(key)).join(', '));
     }
   });
 
@@ -181,6 +253,29 @@ describe(SigningService.name, () => {
         );
       }
       expect((await ccipSignaturesMade.get()).values[0].value).toBe(before + 20);
+    });
+
+    it('digests and signs as solidityPackedKeccak256 and ethers SigningKey.sign, over 1,000 generated answers', () => {
+      const key = new SigningKey(CCIP_KEY);
+      const data = fc.uint8Array({ maxLength: 300 }).map((b) => hexlify(b));
+      fc.assert(
+        fc.property(address, fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), data, data, (to, exp, req, res) => {
+          const digest = solidityPackedKeccak256(
+            ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
+            ['0x1900', to, exp, keccak256(req), keccak256(res)],
+          );
+          expect(ccipAnswerDigest(to, exp, req, res)).toBe(digest);
+          expect(ccipAnswerDigest(to.toLowerCase(), exp, req, res)).toBe(digest);
+          expect(sut.signCcipAnswer(to, exp, req, res)).toBe(key.sign(digest).serialized);
+        }),
+        { seed: SEED, numRuns: 1000 },
+      );
+    });
+
+    it('refuses a sender that is not 20 bytes and an expiry that is not a uint64', () => {
+      expect(() => ccipAnswerDigest(sender.slice(0, 40), expires, request, result)).toThrow('not an address');
+      expect(() => ccipAnswerDigest(sender, 1n << 64n, request, result)).toThrow('uint64');
+      expect(() => ccipAnswerDigest(sender, -1n, request, result)).toThrow('uint64');
     });
 
     it('uses its own key, not a mint key', () => {

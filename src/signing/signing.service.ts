@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { type BytesLike, concat, keccak256, TypedDataEncoder } from 'ethers';
+import { type BytesLike, hexlify } from 'ethers';
 import { AppConfig, NetworkConfig } from '../config/app-config';
 import { ccipSignaturesMade, signaturesMade } from '../metrics/metrics';
-import { ccipAnswerDigest } from './ccip-answer';
+import { ccipAnswerDigestBytes } from './ccip-answer';
+import { Eip712Digester } from './eip712';
 import {
   DOMAIN_NAME,
   DOMAIN_VERSION,
@@ -33,11 +34,10 @@ export function envName(network: Network): string {
 
 export const CCIP_SIGNER_VARIABLE = 'CCIP_SIGNER_KEY';
 
-/** One network's mint signer: its key, its domain, and the encoder and domain separator built once. */
+/** One network's mint signer: its key, its domain, and the type hash and domain separator computed once. */
 export class NetworkSigner {
   readonly domain: MintDomain;
-  private readonly encoder = new TypedDataEncoder(MINT_CONTEXT_TYPES);
-  private readonly domainSeparator: string;
+  private readonly digester: Eip712Digester;
 
   constructor(
     readonly network: Network,
@@ -46,7 +46,7 @@ export class NetworkSigner {
     private readonly key: DigestSigner,
   ) {
     this.domain = { name: DOMAIN_NAME, version: DOMAIN_VERSION, chainId, verifyingContract };
-    this.domainSeparator = TypedDataEncoder.hashDomain(this.domain);
+    this.digester = new Eip712Digester(this.domain, MINT_CONTEXT_TYPES);
   }
 
   get address(): string {
@@ -55,11 +55,11 @@ export class NetworkSigner {
 
   /** The EIP-712 digest: keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(MintContext)). */
   digest(content: MintContent): string {
-    return keccak256(concat(['0x1901', this.domainSeparator, this.encoder.hash(content)]));
+    return hexlify(this.digester.digest(content));
   }
 
   sign(content: MintContent): string {
-    const signature = this.key.signDigest(this.digest(content));
+    const signature = this.key.signDigest(this.digester.digest(content));
     signaturesMade.inc({ network: this.network });
     return signature;
   }
@@ -137,7 +137,7 @@ export class SigningService {
 
   /** Signs a gateway answer for the resolver `sender`: the 65-byte signature over ccipAnswerDigest. */
   signCcipAnswer(sender: string, expires: bigint, request: BytesLike, result: BytesLike): string {
-    const signature = this.ccip.signDigest(ccipAnswerDigest(sender, expires, request, result));
+    const signature = this.ccip.signDigest(ccipAnswerDigestBytes(sender, expires, request, result));
     ccipSignaturesMade.inc();
     return signature;
   }
