@@ -288,7 +288,11 @@ describe('embedded database locked down', () => {
 
   it('NODE_ENV=production without DATABASE_URL refuses to start, naming ALLOW_EMBEDDED_DATABASE; with it set, starts', async () => {
     const dir = tempDir('sns-embedded-prod-');
-    const keys = { MINT_MAINNET_SIGNER_KEY: `0x${'11'.repeat(32)}`, MINT_TESTNET_SIGNER_KEY: `0x${'22'.repeat(32)}` };
+    const keys = {
+      MINT_MAINNET_SIGNER_KEY: `0x${'11'.repeat(32)}`,
+      MINT_TESTNET_SIGNER_KEY: `0x${'22'.repeat(32)}`,
+      CCIP_SIGNER_KEY: `0x${'33'.repeat(32)}`,
+    };
     const refused = await runToExit(
       process.execPath,
       [MAIN],

@@ -57,6 +57,21 @@ describe('fuzzer findings, each a regression test', () => {
   });
   afterAll(() => t.close());
 
+  it.each([
+    ['a batch item that is an array', '/api/v1/subnames/batch', { items: [[]] }, 'items'],
+    [
+      'a text record that is an array',
+      '/api/v1/subnames',
+      { parentName: 'oak.eth', label: 'a', texts: [[]] },
+      'texts',
+    ],
+  ])('%s: 400 naming it, not 500', async (_what, path, body, field) => {
+    const res = await request(t.http).post(path).set('x-auth-token', key).send(body);
+    expectProblem(res, 400);
+    expect(res.body.errors).toContainEqual({ field, message: expect.stringContaining('must be an object') });
+    expect(await t.dataSource.query('SELECT 1 FROM subnames')).toEqual([]);
+  });
+
   describe('JSON inside a query parameter is checked once parsed', () => {
     it.each([
       ['a NUL', '{"tier":"a\\u0000b"}'],

@@ -17,6 +17,7 @@ export const EXAMPLE_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
 class CcipReadRequest {
   @ApiProperty({
     example: EXAMPLE_SENDER,
+    pattern: SENDER.source,
     description:
       'The offchain resolver contract that will verify the answer (the OffchainLookup sender), any letter case',
   })
@@ -26,6 +27,7 @@ class CcipReadRequest {
 
   @ApiProperty({
     example: EXAMPLE_DATA,
+    pattern: HEX_BYTES.source,
     description: 'The OffchainLookup callData: resolve(bytes name, bytes data) (selector 0x9061b923), 0x-hex',
   })
   @IsString()

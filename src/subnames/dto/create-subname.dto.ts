@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+  IsObject,
+} from 'class-validator';
 import { MAX_RECORDS, MAX_TTL } from '../../common/records';
 import { IsFirstOfItsFullName } from './batch-repeats';
 import {
@@ -75,6 +85,7 @@ export class CreateSubnameDto {
   @IsArray()
   @ArrayMaxSize(MAX_RECORDS)
   @HasUniqueEntries('key')
+  @IsObject({ each: true, message: 'each entry must be an object' })
   @ValidateNested({ each: true })
   @Type(() => TextRecordDto)
   texts?: TextRecordDto[];
@@ -93,6 +104,7 @@ export class CreateSubnameDto {
   @IsArray()
   @ArrayMaxSize(MAX_RECORDS)
   @HasUniqueEntries('coin')
+  @IsObject({ each: true, message: 'each entry must be an object' })
   @ValidateNested({ each: true })
   @Type(() => AddressRecordDto)
   addresses?: AddressRecordDto[];
@@ -102,6 +114,7 @@ export class CreateSubnameDto {
   @IsArray()
   @ArrayMaxSize(MAX_RECORDS)
   @HasUniqueEntries('key')
+  @IsObject({ each: true, message: 'each entry must be an object' })
   @ValidateNested({ each: true })
   @Type(() => MetadataRecordDto)
   metadata?: MetadataRecordDto[];

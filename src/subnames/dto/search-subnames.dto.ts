@@ -88,7 +88,7 @@ function windowProblem(value: unknown, args: ValidationArguments): string | null
   if (typeof value !== 'number' || typeof size !== 'number' || pageProblem(MAX_PAGE_SIZE, '')(size) !== null)
     return null;
   return value * size > MAX_RESULT_WINDOW
-    ? `times size must be at most ${MAX_RESULT_WINDOW} (page ${value} × size ${size}); read deeper with the export`
+    ? `must keep page × size within ${MAX_RESULT_WINDOW} (with size ${size}: at most page ${Math.floor(MAX_RESULT_WINDOW / size)}); export reads further`
     : null;
 }
 
