@@ -59,12 +59,7 @@ describe('fuzzer findings, each a regression test', () => {
 
   it.each([
     ['a batch item that is an array', '/api/v1/subnames/batch', { items: [[]] }, 'items'],
-    [
-      'a text record that is an array',
-      '/api/v1/subnames',
-      { parentName: 'oak.eth', label: 'a', texts: [[]] },
-      'texts',
-    ],
+    ['a text record that is an array', '/api/v1/subnames', { parentName: 'oak.eth', label: 'a', texts: [[]] }, 'texts'],
   ])('%s: 400 naming it, not 500', async (_what, path, body, field) => {
     const res = await request(t.http).post(path).set('x-auth-token', key).send(body);
     expectProblem(res, 400);
