@@ -161,3 +161,14 @@ export const HasUniqueEntries = (field: string) =>
     }
     return null;
   });
+
+/**
+ * Nested validation treats an array inside an array of objects as more entries, and would pass `[[]]` on to the
+ * service: an entry that is an array is refused here, by its index.
+ */
+export const HasNoArrayEntries = () =>
+  satisfies('hasNoArrayEntries', (value) => {
+    if (!Array.isArray(value)) return null;
+    const i = value.findIndex((entry) => Array.isArray(entry));
+    return i === -1 ? null : `entry ${i} must be an object, not an array`;
+  });

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested, IsObject } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
+import { HasNoArrayEntries } from '../../common/validators';
 import { markRepeatedFullNames } from './batch-repeats';
 import { CreateSubnameDto } from './create-subname.dto';
 import { SubnameResponse } from './subname.response';
@@ -19,7 +20,7 @@ export class BatchSubnamesDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BATCH_ITEMS)
-  @IsObject({ each: true, message: 'each entry must be an object' })
+  @HasNoArrayEntries()
   @ValidateNested({ each: true })
   @Type(() => CreateSubnameDto)
   @Transform(markRepeatedFullNames)

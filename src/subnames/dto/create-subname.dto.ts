@@ -1,19 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsOptional,
-  Max,
-  Min,
-  ValidateIf,
-  ValidateNested,
-  IsObject,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_RECORDS, MAX_TTL } from '../../common/records';
 import { IsFirstOfItsFullName } from './batch-repeats';
 import {
+  HasNoArrayEntries,
   HasUniqueEntries,
   IsAddressForCoin,
   IsContenthash,
@@ -85,7 +76,7 @@ export class CreateSubnameDto {
   @IsArray()
   @ArrayMaxSize(MAX_RECORDS)
   @HasUniqueEntries('key')
-  @IsObject({ each: true, message: 'each entry must be an object' })
+  @HasNoArrayEntries()
   @ValidateNested({ each: true })
   @Type(() => TextRecordDto)
   texts?: TextRecordDto[];
@@ -104,7 +95,7 @@ export class CreateSubnameDto {
   @IsArray()
   @ArrayMaxSize(MAX_RECORDS)
   @HasUniqueEntries('coin')
-  @IsObject({ each: true, message: 'each entry must be an object' })
+  @HasNoArrayEntries()
   @ValidateNested({ each: true })
   @Type(() => AddressRecordDto)
   addresses?: AddressRecordDto[];
@@ -114,7 +105,7 @@ export class CreateSubnameDto {
   @IsArray()
   @ArrayMaxSize(MAX_RECORDS)
   @HasUniqueEntries('key')
-  @IsObject({ each: true, message: 'each entry must be an object' })
+  @HasNoArrayEntries()
   @ValidateNested({ each: true })
   @Type(() => MetadataRecordDto)
   metadata?: MetadataRecordDto[];
