@@ -1,226 +1,350 @@
 /**
- * npm run bench: throughput and latency of the main routes of a real service process, beside reference
- * limits measured in the same run on the same machine with the same load generator:
- *   - a bare node:http server answering a fixed JSON body (the HTTP ceiling of this machine and client);
- *   - the same write transaction the service makes, sent straight to the database with `pg` (the database ceiling).
- * Uses DATABASE_URL (a fresh database is created and dropped) or, unset, the embedded database.
+ * npm run bench: the hot paths of a real service process beside reference limits measured in the same run, on the
+ * same machine, with the same load generator (autocannon, BENCH_CONNECTIONS in flight, BENCH_SECONDS a workload):
+ *   - the bare Express echo (bench/express-echo.ts, its own process): the most a route on Express can reach here;
+ *   - the service's write (subname insert + exact quota charge in one transaction) sent straight to PostgreSQL
+ *     with `pg`, BENCH_CONNECTIONS transactions in flight over a pool as large as the service's: the most a create
+ *     can reach;
+ *   - signatures per second of ethers and of the service's signer, on one core.
+ * The service runs as production runs it (NODE_ENV=production, request logs at info to a file), three times:
+ * alone, with REDIS_URL (rate limits shared through Redis), and with WORKERS=2 (Node's cluster, both cores).
+ * Each run gets a fresh PostgreSQL database from DATABASE_URL (default: the local server), dropped afterwards.
+ * Prints progress on stderr, the tables on stdout, and writes bench/results.json. Never part of `npm test`;
+ * nothing here fails on a slow figure.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { ChildProcess, fork, spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { dnsEncode, Interface, namehash } from 'ethers';
 import { Client, Pool } from 'pg';
 import { freePort } from '../test/support/service-process';
-import { LoadResult, printTable, runLoad } from './load';
+import { LOAD_CONNECTIONS, LOAD_SECONDS, LoadResult, measure, Workload } from './load';
+import { measureSigning, printSigning, SigningRate } from './signing';
 
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const N = Number(process.env.BENCH_REQUESTS ?? 4000);
 const ADMIN = 'bench-admin-token-0123456789';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BATCH_SIZE = 100;
-const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 4);
+const BATCH_CONNECTIONS = 4;
+const POOL_SIZE = 10; // the service's DATABASE_POOL_SIZE default
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RESULTS = join(__dirname, 'results.json');
 
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
+interface Row extends LoadResult {
+  reference?: string;
+  ratio?: number;
+  target?: number;
+}
+
+interface Run {
+  name: string;
+  env: Record<string, string>;
+  rows: Row[];
+  peakRssMb: number;
+  namesPerSecond?: { single: number; batch: number; ratio: number };
+}
+
+let step = 0;
+function progress(message: string): void {
+  console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+/** Measures one workload and says so on stderr before and after. */
+async function load(w: Workload): Promise<LoadResult> {
+  step += 1;
+  progress(`${step}. ${w.name}: ${LOAD_SECONDS} s…`);
+  const r = await measure(w);
+  progress(
+    `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (r.errors ? `, ${r.errors} ERRORS` : ''),
+  );
+  return r;
+}
+
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `sns_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(DATABASE_URL);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const d = new Client({ connectionString: DATABASE_URL });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    },
+  };
+}
+
+/** Peak resident memory (VmHWM) of a process and its children (the cluster's workers), in MB. */
+function peakRssMb(pid: number): number {
+  const status = (p: number) => readFileSync(`/proc/${p}/status`, 'utf8');
+  const hwm = (p: number) => Number(/VmHWM:\s+(\d+) kB/.exec(status(p))?.[1] ?? 0) / 1024;
+  const children = (p: number): number[] =>
+    readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const all = (p: number): number[] => [p, ...children(p).flatMap(all)];
+  return all(pid).reduce((sum, p) => sum + hwm(p), 0);
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('service exited during start-up');
+    if (child.exitCode !== null) throw new Error(`service exited during start-up (${child.exitCode})`);
     try {
-      await fetch(url);
-      return;
+      if ((await fetch(`${url}/health/ready`)).status === 200) return;
     } catch {
-      await new Promise((r) => setTimeout(r, 100));
+      // not listening yet
     }
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('service did not start');
 }
 
-async function main(): Promise<void> {
-  const base = process.env.DATABASE_URL;
-  let dbUrl: string | undefined;
-  let dropDb = async () => undefined as unknown;
-  const dataDir = mkdtempSync(join(tmpdir(), 'sns-bench-'));
-  if (base) {
-    const name = `sns_bench_${process.pid}`;
-    const c = new Client({ connectionString: base });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    dbUrl = u.toString();
-    dropDb = async () => {
-      const d = new Client({ connectionString: base });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
-  }
-  console.error(`database: ${base ? 'PostgreSQL (fresh database from DATABASE_URL)' : 'embedded PGlite'}`);
-  console.error(`load: ${N} requests per workload, ${CONCURRENCY} concurrent, closed loop, from one client process`);
-
-  // Reference 1: the HTTP ceiling.
-  const body = JSON.stringify({ id: 'x', fullName: 'alice.oak.eth', texts: {}, addresses: {}, metadata: {} });
-  const bare = createServer((_, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(body);
-  });
-  const barePort = await freePort();
-  await new Promise<void>((r) => bare.listen(barePort, '127.0.0.1', r));
-  const rows: LoadResult[] = [];
-  let namesPerSecond: { single: number; batch: number } | undefined;
-  rows.push(
-    await runLoad(
-      'reference: bare node:http',
-      N,
-      CONCURRENCY,
-      async () => (await fetch(`http://127.0.0.1:${barePort}/`)).status,
-    ),
-  );
-  bare.close();
-
+async function expressEcho(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
+  const child = fork(join(__dirname, 'express-echo.ts'), [], {
+    env: { ...process.env, PORT: String(port) },
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`express echo exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((r) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The service's write, straight to PostgreSQL: the most a create route can reach here. */
+async function pgReference(dbUrl: string): Promise<LoadResult> {
+  const pool = new Pool({ connectionString: dbUrl, max: POOL_SIZE });
+  const { rows } = await pool.query(
+    `INSERT INTO api_keys (name, key_hash, key_prefix, parent_names)
+     VALUES ('pg-reference', 'pg-reference-hash', 'pgref', '{ref.eth}') RETURNING id`,
+  );
+  const keyId = rows[0].id as string;
+  await pool.query('INSERT INTO key_quotas (api_key_id, quota_limit, used) VALUES ($1, 2000000000, 0)', [keyId]);
+  const transaction = async (i: number) => {
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      const charged = await c.query(
+        'UPDATE key_quotas SET used = used + 1 WHERE api_key_id = $1 AND used < quota_limit RETURNING used',
+        [keyId],
+      );
+      if (charged.rowCount !== 1) throw new Error('quota refused');
+      await c.query(
+        `INSERT INTO subnames (full_name, parent_name, label, namehash, created_by, texts, addresses, owner)
+         VALUES ($1, 'ref.eth', $2, $3, $4, $5::jsonb, $6::jsonb, $7)`,
+        [
+          `r${i}.ref.eth`,
+          `r${i}`,
+          namehash(`r${i}.ref.eth`),
+          keyId,
+          JSON.stringify({ url: `https://r${i}.example` }),
+          JSON.stringify({ 60: ETH }),
+          ETH,
+        ],
+      );
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK');
+      throw e;
+    } finally {
+      c.release();
+    }
+  };
+  const run = async (seconds: number, offset: number) => {
+    const latencies: number[] = [];
+    let next = offset;
+    let errors = 0;
+    const end = performance.now() + seconds * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: LOAD_CONNECTIONS }, async () => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          await transaction(next++).catch(() => errors++);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    return { latencies: latencies.sort((a, b) => a - b), errors, seconds: (performance.now() - started) / 1000 };
+  };
+  step += 1;
+  progress(`${step}. reference: insert + quota charge via pg: ${LOAD_SECONDS} s…`);
+  await run(1, 1e9);
+  const r = await run(LOAD_SECONDS, 0);
+  await pool.query(`DELETE FROM subnames WHERE parent_name = 'ref.eth'`);
+  await pool.query('DELETE FROM api_keys WHERE id = $1', [keyId]);
+  await pool.end();
+  const at = (p: number) =>
+    Math.round(r.latencies[Math.min(r.latencies.length - 1, Math.ceil(p * r.latencies.length) - 1)]);
+  const result = {
+    name: 'reference: insert + quota charge, one transaction via pg',
+    requests: r.latencies.length,
+    seconds: r.seconds,
+    throughput: r.latencies.length / r.seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors: r.errors,
+    statuses: {},
+  };
+  progress(`   ${result.throughput.toFixed(0)} transactions/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+  return result;
+}
+
+async function startService(env: Record<string, string>, dbUrl: string, dir: string) {
+  const port = await freePort();
+  const log = openSync(join(dir, `service-${port}.log`), 'w');
   const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
     env: {
-      ...process.env,
+      PATH: process.env.PATH,
       NODE_ENV: 'production',
       PORT: String(port),
       DATABASE_URL: dbUrl,
-      DATA_DIR: dataDir,
       ADMIN_TOKEN: ADMIN,
-      LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_KEY: '100000000',
       RATE_LIMIT_PER_IP: '100000000',
       MINT_MAINNET_SIGNER_KEY: '0x' + '11'.repeat(32),
       MINT_TESTNET_SIGNER_KEY: '0x' + '22'.repeat(32),
       CCIP_SIGNER_KEY: '0x' + '33'.repeat(32),
+      ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child);
+  return { url, child };
+}
+
+const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
+const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
+
+async function serviceRun(
+  name: string,
+  env: Record<string, string>,
+  echo: { get: LoadResult; post: LoadResult },
+  pgRef: { result?: LoadResult },
+): Promise<Run> {
+  progress(
+    `service ${name} (${
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ') || 'defaults'
+    })`,
+  );
+  const db = await freshDatabase();
+  const dir = mkdtempSync(join(tmpdir(), 'sns-bench-'));
+  const { url, child } = await startService(env, db.url, dir);
+  const rows: Row[] = [];
+  let namesPerSecond: Run['namesPerSecond'];
   try {
-    await waitFor(`${url}/api/v1/no-route`, child);
+    if (!pgRef.result) pgRef.result = await pgReference(db.url);
     const issued = await fetch(`${url}/api/v1/admin/api-keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN },
       body: JSON.stringify({ name: 'bench', parentNames: ['oak.eth'], quota: 2_000_000_000 }),
     });
     const { key } = (await issued.json()) as { key: string };
-    const write = (label: string) =>
-      fetch(`${url}/api/v1/subnames`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-auth-token': key },
-        body: JSON.stringify({
-          parentName: 'oak.eth',
-          label,
-          texts: [{ key: 'url', value: `https://${label}.example` }],
-          addresses: [{ coin: 60, value: ETH }],
-          owner: ETH,
-        }),
-      }).then((r) => r.status);
-
-    // Reference 2: the database ceiling for the write the service makes (upsert + quota charge in one transaction).
-    if (dbUrl) {
-      const pool = new Pool({ connectionString: dbUrl, max: 10 });
-      const [{ api_key_id }] = (await pool.query('SELECT api_key_id FROM key_quotas LIMIT 1')).rows;
-      rows.push(
-        await runLoad('reference: same write via pg', N, CONCURRENCY, async (i) => {
-          const c = await pool.connect();
-          try {
-            await c.query('BEGIN');
-            await c.query(
-              `INSERT INTO subnames (full_name, parent_name, label, namehash, created_by, texts)
-               VALUES ($1, 'ref.eth', $2, $3, $4, '{"url":"x"}'::jsonb)
-               ON CONFLICT (full_name) DO UPDATE SET texts = EXCLUDED.texts RETURNING *, (xmax = 0) AS inserted`,
-              [`r${i}.ref.eth`, `r${i}`, '0x' + i.toString(16).padStart(64, '0'), api_key_id],
-            );
-            await c.query(
-              'UPDATE key_quotas SET used = used + 1 WHERE api_key_id = $1 AND used < quota_limit RETURNING used',
-              [api_key_id],
-            );
-            await c.query('COMMIT');
-            return 200;
-          } finally {
-            c.release();
-          }
-        }),
-      );
-      await pool.query(`DELETE FROM subnames WHERE parent_name = 'ref.eth'`);
-      await pool.end();
-    }
-
-    rows.push(await runLoad('POST /subnames (create)', N, CONCURRENCY, (i) => write(`c${i}`)));
-    const singleCreates = rows[rows.length - 1];
-    // The same creations, 100 to a request, through the batch route; names per second is what compares.
-    const batchRequests = Math.max(50, Math.round(N / 20));
-    const batchItems = (i: number) =>
-      Array.from({ length: BATCH_SIZE }, (_, k) => ({
+    const keyed = { 'x-auth-token': key };
+    const createBody = (label: string) =>
+      JSON.stringify({
         parentName: 'oak.eth',
-        label: `b${i}-${k}`,
-        texts: [{ key: 'url', value: `https://b${i}-${k}.example` }],
+        label,
+        texts: [{ key: 'url', value: `https://${label}.example` }],
         addresses: [{ coin: 60, value: ETH }],
         owner: ETH,
-      }));
+      });
+    const create = await load({
+      name: 'POST /subnames (create)',
+      url,
+      method: 'POST',
+      headers: keyed,
+      next: (i) => ({ path: '/api/v1/subnames', body: createBody(`c${i}`) }),
+    });
+    rows.push({
+      ...create,
+      reference: pgRef.result.name,
+      ratio: create.throughput / pgRef.result.throughput,
+      target: 0.6,
+    });
+    const created = Math.max(1, Math.min(create.requests, 20_000));
+
+    const batch = await load({
+      name: `POST /subnames/batch (${BATCH_SIZE} creates)`,
+      url,
+      method: 'POST',
+      headers: keyed,
+      connections: BATCH_CONNECTIONS,
+      next: (i) => ({
+        path: '/api/v1/subnames/batch',
+        body: JSON.stringify({
+          items: Array.from({ length: BATCH_SIZE }, (_, k) => JSON.parse(createBody(`b${i}-${k}`)) as unknown),
+        }),
+      }),
+    });
+    namesPerSecond = {
+      single: create.throughput,
+      batch: batch.throughput * BATCH_SIZE,
+      ratio: (batch.throughput * BATCH_SIZE) / create.throughput,
+    };
+    rows.push({ ...batch, reference: 'names/s of single creates', ratio: namesPerSecond.ratio, target: 10 });
+
     rows.push(
-      await runLoad(`POST /subnames/batch (${BATCH_SIZE} creates)`, batchRequests, BATCH_CONCURRENCY, async (i) => {
-        const res = await fetch(`${url}/api/v1/subnames/batch`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-auth-token': key },
-          body: JSON.stringify({ items: batchItems(i) }),
-        });
-        await res.arrayBuffer();
-        return res.status;
+      await load({
+        name: 'POST /subnames (update)',
+        url,
+        method: 'POST',
+        headers: keyed,
+        next: (i) => ({ path: '/api/v1/subnames', body: createBody(`c${i % created}`) }),
       }),
     );
-    const batchCreates = rows[rows.length - 1];
-    namesPerSecond = {
-      single: singleCreates.throughput,
-      batch: batchCreates.throughput * BATCH_SIZE,
-    };
-    rows.push(await runLoad('POST /subnames (update)', N, CONCURRENCY, (i) => write(`c${i % 500}`)));
-    rows.push(
-      await runLoad(
-        'GET /subnames/:fullName',
-        N,
-        CONCURRENCY,
-        async (i) => (await fetch(`${url}/api/v1/subnames/c${i % N}.oak.eth`)).status,
-      ),
-    );
-    // What a wallet's CCIP-Read fetch sends: resolve(name, addr(node)) for a stored name, answered and signed.
-    const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
-    const resolveCalls = Array.from({ length: N }, (_, i) =>
-      resolver.encodeFunctionData('resolve', [
+
+    const read = await load({
+      name: 'GET /subnames/{fullName}',
+      url,
+      next: (i) => ({ path: `/api/v1/subnames/c${i % created}.oak.eth` }),
+    });
+    rows.push({ ...read, reference: echo.get.name, ratio: read.throughput / echo.get.throughput, target: 0.6 });
+
+    // What a wallet's CCIP-Read fetch sends: resolve(name, addr(node)) of a stored name, answered and signed.
+    const paths = Array.from({ length: Math.min(created, 5000) }, (_, i) => {
+      const data = resolver.encodeFunctionData('resolve', [
         dnsEncode(`c${i}.oak.eth`),
         resolver.encodeFunctionData('addr', [namehash(`c${i}.oak.eth`)]),
-      ]),
-    );
-    const sender = '0x8464135c8f25da09e49bc8782676a84730c318bc';
-    const ccipRead = async (data: string) => (await fetch(`${url}/api/v1/ccip-read/${sender}/${data}.json`)).status;
+      ]);
+      return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
+    });
+    const ccip = await load({
+      name: 'GET /ccip-read (addr of a stored name)',
+      url,
+      next: (i) => ({ path: paths[i % paths.length] }),
+    });
+    rows.push({ ...ccip, reference: echo.get.name, ratio: ccip.throughput / echo.get.throughput, target: 0.5 });
+
     rows.push(
-      await runLoad('GET /ccip-read addr (each name once: uncached)', N, CONCURRENCY, (i) =>
-        ccipRead(resolveCalls[i % N]),
-      ),
+      await load({
+        name: 'POST /subnames/search (one parent, pages 1-20)',
+        url,
+        method: 'POST',
+        next: (i) => ({
+          path: '/api/v1/subnames/search',
+          body: JSON.stringify({ parentName: 'oak.eth', page: 1 + (i % 20), size: 25 }),
+        }),
+      }),
     );
-    rows.push(
-      await runLoad('GET /ccip-read addr (100 names again and again)', N, CONCURRENCY, (i) =>
-        ccipRead(resolveCalls[i % 100]),
-      ),
-    );
-    rows.push(
-      await runLoad(
-        'POST /subnames/search (parent)',
-        Math.min(N, 2000),
-        CONCURRENCY,
-        async (i) =>
-          (
-            await fetch(`${url}/api/v1/subnames/search`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ parentName: 'oak.eth', page: 1 + (i % 20), size: 25 }),
-            })
-          ).status,
-      ),
-    );
+
     const listing = await fetch(`${url}/api/v1/admin/listings/mainnet/oak.eth`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN },
@@ -233,44 +357,123 @@ async function main(): Promise<void> {
         active: true,
       }),
     });
-    if (listing.ok) {
-      rows.push(
-        await runLoad(
-          'POST /mint (signed)',
-          N,
-          CONCURRENCY,
-          async (i) =>
-            (
-              await fetch(`${url}/api/v1/mint`, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json' },
-                body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
-              })
-            ).status,
-        ),
-      );
-    } else {
-      console.error(`mint not benchmarked: listing PUT answered ${listing.status}`);
-    }
+    if (!listing.ok) throw new Error(`listing PUT answered ${listing.status}`);
+    const mint = await load({
+      name: 'POST /mint (signed)',
+      url,
+      method: 'POST',
+      next: (i) => ({
+        path: '/api/v1/mint',
+        body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
+      }),
+    });
+    rows.push({ ...mint, reference: echo.post.name, ratio: mint.throughput / echo.post.throughput, target: 0.5 });
   } finally {
+    const peak = peakRssMb(child.pid!);
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    await dropDb();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+    progress(`service ${name}: peak resident memory ${peak.toFixed(0)} MB`);
+    runsPeak.set(name, peak);
   }
-  console.log('');
-  printTable(rows);
-  if (namesPerSecond) {
+  return { name, env, rows, peakRssMb: runsPeak.get(name)!, namesPerSecond };
+}
+const runsPeak = new Map<string, number>();
+
+function printRun(run: Run, references: LoadResult[]): void {
+  const header = ['workload', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× reference', 'target'];
+  const lines = [
+    ...references.map((r) => [r.name, r.throughput.toFixed(0), String(r.p50), String(r.p99), String(r.errors), '', '']),
+    ...run.rows.map((r) => [
+      r.name,
+      r.throughput.toFixed(0),
+      String(r.p50),
+      String(r.p99),
+      String(r.errors),
+      r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}`,
+      r.target === undefined ? '' : `≥ ${r.target} ${r.ratio! >= r.target ? 'met' : 'MISSED'}`,
+    ]),
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  console.log(`\n### service: ${run.name}\n`);
+  console.log(fmt(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const l of lines) console.log(fmt(l));
+  console.log(
+    `\npeak resident memory of the service: ${run.peakRssMb.toFixed(0)} MB (target ≤ 250 MB per process: ` +
+      `${run.peakRssMb <= 250 * Math.max(1, Number(run.env.WORKERS ?? 1)) ? 'met' : 'MISSED'})`,
+  );
+  if (run.namesPerSecond) {
     console.log(
-      `\nnames created per second: POST /subnames ${namesPerSecond.single.toFixed(0)}, ` +
-        `POST /subnames/batch of ${BATCH_SIZE} ${namesPerSecond.batch.toFixed(0)} ` +
-        `(${(namesPerSecond.batch / namesPerSecond.single).toFixed(1)}×; batches ${BATCH_CONCURRENCY} concurrent)`,
+      `names created per second: single ${run.namesPerSecond.single.toFixed(0)}, batches of ${BATCH_SIZE} ` +
+        `${run.namesPerSecond.batch.toFixed(0)} (${run.namesPerSecond.ratio.toFixed(1)}×)`,
     );
   }
-  console.log(
-    '\nThe reference rows bound what the service can reach here: no route can beat the bare HTTP server, and no' +
-      '\nwrite route can beat the same transaction sent straight to the database.',
+}
+
+async function main(): Promise<void> {
+  progress(
+    `${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
+      `${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s per workload after a warm-up`,
   );
+  step += 1;
+  progress(`${step}. signing rates, one core`);
+  const signing: SigningRate[] = measureSigning();
+
+  const echoServer = await expressEcho();
+  const echoGet = await load({
+    name: 'reference: bare Express echo (GET)',
+    url: echoServer.url,
+    next: (i) => ({ path: `/api/v1/subnames/c${i}.oak.eth` }),
+  });
+  const echoPost = await load({
+    name: 'reference: bare Express echo (POST)',
+    url: echoServer.url,
+    method: 'POST',
+    next: (i) => ({
+      path: '/api/v1/mint',
+      body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
+    }),
+  });
+  await echoServer.stop();
+
+  const pgRef: { result?: LoadResult } = {};
+  const echo = { get: echoGet, post: echoPost };
+  const runs: Run[] = [];
+  const only = process.env.BENCH_RUNS?.split(',');
+  const configs: [string, Record<string, string>][] = [
+    ['one process', {}],
+    ['one process, REDIS_URL set', { REDIS_URL }],
+    ['WORKERS=2 (cluster)', { WORKERS: '2' }],
+  ];
+  for (const [name, env] of configs) {
+    if (only && !only.some((o) => name.startsWith(o))) continue;
+    runs.push(await serviceRun(name, env, echo, pgRef));
+  }
+
+  console.log('\n### signing, one core\n');
+  printSigning(signing);
+  const references = [echoGet, echoPost, pgRef.result!];
+  for (const run of runs) printRun(run, references);
+  writeFileSync(
+    RESULTS,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: { cores: cpus().length, model: cpus()[0]?.model, node: process.version },
+        load: { generator: 'autocannon', connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS },
+        references,
+        signing,
+        runs,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  progress(`written ${RESULTS}`);
 }
 
 main().catch((e) => {

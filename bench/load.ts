@@ -1,76 +1,80 @@
-/** A closed-loop load generator: `concurrency` workers each send one request after another. */
+/**
+ * The load generator of `npm run bench`: autocannon (raw keep-alive sockets, HDR histograms), closed loop with a
+ * fixed number of connections, one request in flight on each. Every request can differ (a fresh label, a fresh
+ * path) through `next(i)`; a warm-up run comes first (JIT, pools, caches) and is not counted.
+ */
+import autocannon from 'autocannon';
+
 export interface LoadResult {
   name: string;
   requests: number;
   seconds: number;
   throughput: number;
   p50: number;
-  p95: number;
   p99: number;
-  statuses: Record<number, number>;
+  /** Answers outside 2xx, transport errors and timeouts: anything but success. */
+  errors: number;
+  statuses: Record<string, number>;
 }
 
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export interface Workload {
+  name: string;
+  /** The base URL of the server under load. */
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  /** The i-th request: its path (after the base URL) and body. */
+  next: (i: number) => { path: string; body?: string };
+  /** Default: LOAD_CONNECTIONS. */
+  connections?: number;
 }
 
-export async function runLoad(
-  name: string,
-  total: number,
-  concurrency: number,
-  send: (i: number) => Promise<number>,
-  warmup = Math.min(200, Math.floor(total / 10)),
-): Promise<LoadResult> {
-  // Warm-up requests (JIT, connection pools) use indexes past the measured range, so they never collide with it.
-  for (let w = 0; w < warmup; w += concurrency) {
-    await Promise.all(Array.from({ length: Math.min(concurrency, warmup - w) }, (_, k) => send(total + w + k)));
-  }
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < total; i = next++) {
-        const t0 = performance.now();
-        const status = await send(i);
-        latencies.push(performance.now() - t0);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+export const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+export const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+
+function run(w: Workload, seconds: number, offset: number): Promise<autocannon.Result & { sent: number }> {
+  let i = offset;
+  const headers = { 'content-type': 'application/json', ...w.headers };
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: w.url,
+        connections: w.connections ?? LOAD_CONNECTIONS,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 30,
+        requests: [
+          {
+            method: w.method ?? 'GET',
+            headers,
+            setupRequest: (req) => {
+              const { path, body } = w.next(i++);
+              return { ...req, path, body };
+            },
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve(Object.assign(result, { sent: i - offset }))),
+    );
+  });
+}
+
+/** Warm up, then measure for LOAD_SECONDS. Request indexes of the warm-up lie past any measured run's. */
+export async function measure(w: Workload): Promise<LoadResult> {
+  if (WARMUP_SECONDS > 0) await run(w, WARMUP_SECONDS, 1e9);
+  const r = await run(w, LOAD_SECONDS, 0);
+  const statuses: Record<string, number> = {};
+  for (const [code, { count = 0 } = {}] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = count;
+  const completed = r.requests.total;
   return {
-    name,
-    requests: total,
-    seconds,
-    throughput: total / seconds,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
+    name: w.name,
+    requests: completed,
+    seconds: r.duration,
+    throughput: completed / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors + r.timeouts,
     statuses,
   };
-}
-
-export function printTable(rows: LoadResult[]): void {
-  const header = ['workload', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'statuses'];
-  const lines = rows.map((r) => [
-    r.name,
-    String(r.requests),
-    r.throughput.toFixed(0),
-    r.p50.toFixed(2),
-    r.p95.toFixed(2),
-    r.p99.toFixed(2),
-    Object.entries(r.statuses)
-      .map(([s, n]) => `${s}×${n}`)
-      .join(' '),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(fmt(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const l of lines) console.log(fmt(l));
 }
