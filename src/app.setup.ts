@@ -2,7 +2,6 @@ import { INestApplication, Logger, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import helmet from 'helmet';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
 import { inputSafetyMiddleware } from './common/input-safety';
 import { answerMalformedRequests } from './common/malformed-http';
@@ -10,6 +9,7 @@ import { FieldErrorDto, ProblemDto } from './common/problem';
 import { ProblemFilter } from './common/problem.filter';
 import { parseQuery } from './common/query';
 import { requestIdMiddleware } from './common/request-id';
+import { SECURITY_POLICIES, securityHeaders } from './common/security-headers';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
@@ -28,19 +28,6 @@ const UNPREFIXED = [
   { path: 'metrics', method: RequestMethod.GET },
 ];
 const DOCS_PATH = /^\/docs(-json|\/|$)/;
-
-/**
- * Security headers. The API answers JSON only, so its policy allows nothing; Swagger UI at /docs loads its own
- * scripts and styles (inline styles, data: images) and keeps helmet's defaults, less upgrade-insecure-requests
- * (TLS ends at the gateway, and the UI must also work over plain HTTP in development).
- */
-function securityHeaders(): RequestHandler {
-  const api = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  });
-  const docs = helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
-  return (req, res, next) => (DOCS_PATH.test(req.path) ? docs : api)(req, res, next);
-}
 
 /** The shutdown tracker when the application has one (not in the OpenAPI generator's preview mode). */
 function shutdownTracker(app: NestExpressApplication): RequestHandler | undefined {
@@ -74,7 +61,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   if (track) app.use(track);
   app.use(httpLogger(config));
   app.use(httpMetricsMiddleware);
-  app.use(securityHeaders());
+  app.use(securityHeaders(SECURITY_POLICIES, (req) => (DOCS_PATH.test(req.path) ? 'docs' : 'api')));
   const json = (limit: string) =>
     express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
   // The first parser to read a body marks it read; the general one then leaves it alone.

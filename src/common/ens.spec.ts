@@ -1,8 +1,55 @@
 import fc from 'fast-check';
-import { concat, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
-import { isSameOrUnder, nameHash, normalizeLabel, normalizeName } from './ens';
+import { concat, ensNormalize, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
+import { isSameOrUnder, nameHash, normalizeLabel, normalizeName, normalizeOrThrow } from './ens';
+
+/** ethers' ensNormalize, the reference: the name, or the error it throws. */
+function reference(raw: string): { name: string } | { error: string } {
+  try {
+    return { name: ensNormalize(raw) };
+  } catch (e) {
+    return { error: (e as { shortMessage: string }).shortMessage };
+  }
+}
+
+function ours(raw: string): { name: string } | { error: true } {
+  try {
+    return { name: normalizeOrThrow(raw) };
+  } catch {
+    return { error: true };
+  }
+}
 
 describe('ens', () => {
+  describe('normalizeOrThrow (shortcut and memo) equals ethers ensNormalize', () => {
+    const near = fc.stringMatching(/^[a-zA-Z0-9_.\-]{1,12}$/);
+    const unicode = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 });
+    it.each([
+      ['near plain ASCII (letters, digits, hyphens, dots, capitals, underscores)', near],
+      ['any Unicode', unicode],
+    ])('for generated names: %s, asked twice (the second answer from the memo)', (_, names) => {
+      fc.assert(
+        fc.property(names, (raw) => {
+          const expected = reference(raw);
+          for (let i = 0; i < 2; i++) {
+            const got = ours(raw);
+            if ('name' in expected) expect(got).toEqual(expected);
+            else expect(got).toEqual({ error: true });
+          }
+        }),
+        { seed: 15, numRuns: 5000 },
+      );
+    });
+
+    it('keeps the reason of a refusal each time, and the label-extension rule', () => {
+      for (let i = 0; i < 2; i++) {
+        expect(() => normalizeOrThrow('ab--cd.eth')).toThrow(/ENSIP-15: .*invalid label extension/);
+        expect(() => normalizeOrThrow('a..eth')).toThrow(/ENSIP-15/);
+      }
+      expect(normalizeOrThrow('a--b.eth')).toBe('a--b.eth');
+      expect(normalizeOrThrow('Alice.ETH')).toBe('alice.eth');
+    });
+  });
+
   describe(normalizeName.name, () => {
     it.each([
       ['foo.eth', 'foo.eth'],

@@ -9,16 +9,43 @@ function utf8Length(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
-function normalizeOrThrow(raw: string): string {
-  if (raw.length === 0) throw new NameError('must not be empty');
+/**
+ * Names of lower-case ASCII letters, digits and hyphens, with no label extension (`--` as a label's third and
+ * fourth characters): ENSIP-15 leaves them as they are (ens.spec.ts proves it over generated names).
+ */
+const PLAIN_ASCII = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
+const LABEL_EXTENSION = /(?:^|\.)[^.]{2}--/;
+
+/** Recent normalisations (reads repeat names); the result, or the reason it failed. Cleared when full. */
+const normalised = new Map<string, string | NameError>();
+const NORMALISED_KEPT = 10_000;
+const NORMALISED_MAX_CHARS = 256;
+
+function ensip15(raw: string): string | NameError {
   try {
     return ensNormalize(raw);
   } catch (e) {
     // ethers says `invalid ENS name (<reason>)`; keep the reason, without its bidi marks.
     const short = (e as { shortMessage?: string }).shortMessage ?? (e as Error).message;
     const reason = short.replace(/^invalid ENS name \((.*)\)$/s, '$1').replace(/[\u200e\u200f]/g, '');
-    throw new NameError(`is not a valid ENS name (ENSIP-15: ${reason})`);
+    return new NameError(`is not a valid ENS name (ENSIP-15: ${reason})`);
   }
+}
+
+/** ENSIP-15 (ethers' ensNormalize), with the plain-ASCII shortcut and the memo above. */
+export function normalizeOrThrow(raw: string): string {
+  if (raw.length === 0) throw new NameError('must not be empty');
+  if (PLAIN_ASCII.test(raw) && !LABEL_EXTENSION.test(raw)) return raw;
+  let result = normalised.get(raw);
+  if (result === undefined) {
+    result = ensip15(raw);
+    if (raw.length <= NORMALISED_MAX_CHARS) {
+      if (normalised.size >= NORMALISED_KEPT) normalised.clear();
+      normalised.set(raw, result);
+    }
+  }
+  if (result instanceof NameError) throw new NameError(result.message);
+  return result;
 }
 
 /** ENSIP-15 normalisation of a single label; throws NameError with the reason. */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-// pino-http's typings declare IncomingMessage.id, the field this middleware fills and the request log reads.
+// IncomingMessage.id, the field this middleware fills, is declared by pino-http's typings (nestjs-pino loads them).
 import type {} from 'pino-http';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
 
 /**
  * Takes a sane x-request-id from the caller (the gateway's) or makes one, and returns it on the response. It runs
- * first; the request logger (pino-http) reuses req.id, so logs, problem bodies and the header agree.
+ * first; the request logger reuses req.id, so logs, problem bodies and the header agree.
  */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
   const given = req.headers['x-request-id'];

@@ -1,0 +1,95 @@
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import pino from 'pino';
+import { CENSOR, REDACT_PATHS, redactChildBindings, redactSecrets, SECRET_FIELDS, SECRET_HEADERS } from './logger';
+
+/** Two loggers that differ only in how they redact: pino's compiled `redact` (the reference) and ours. */
+function loggers() {
+  const out: { reference: string[]; ours: string[] } = { reference: [], ours: [] };
+  const sink = (lines: string[]) =>
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+  const common = { timestamp: false, base: undefined } as const;
+  const reference = pino({ ...common, redact: { paths: REDACT_PATHS, censor: CENSOR } }, sink(out.reference));
+  const ours = pino({ ...common, formatters: { log: redactSecrets, bindings: redactSecrets } }, sink(out.ours));
+  redactChildBindings(ours);
+  return { reference, ours, out };
+}
+
+const KEYS = [...SECRET_FIELDS, ...SECRET_HEADERS, 'headers', 'req', 'res', 'config', 'name', 'x', '0'];
+const leaf = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null));
+const { tree } = fc.letrec<{ tree: unknown }>((self) => ({
+  tree: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.dictionary(fc.constantFrom(...KEYS), self('tree'), { maxKeys: 5 }),
+    fc.array(self('tree'), { maxLength: 3 }),
+  ),
+}));
+const logObject = fc.dictionary(fc.constantFrom(...KEYS), tree, { maxKeys: 6 });
+
+describe('redactSecrets (the request path’s redaction) equals pino’s redact over REDACT_PATHS', () => {
+  it('writes the same line for generated objects with secrets at every depth, and leaves the input as it was', () => {
+    const { reference, ours, out } = loggers();
+    fc.assert(
+      fc.property(logObject, fc.string({ maxLength: 10 }), (obj, msg) => {
+        const before = JSON.stringify(obj);
+        ours.info(obj, msg);
+        expect(JSON.stringify(obj)).toBe(before);
+        // (pino's own redact can leave overlapping paths censored in the input; it is only the reference here.)
+        reference.info(structuredClone(obj), msg);
+        expect(JSON.parse(out.ours.at(-1)!)).toEqual(JSON.parse(out.reference.at(-1)!));
+      }),
+      { seed: 20261123, numRuns: 3000 },
+    );
+    expect(out.ours.length).toBe(out.reference.length);
+  });
+
+  it('censors the bindings of a child logger the same way', () => {
+    const { reference, ours, out } = loggers();
+    fc.assert(
+      fc.property(logObject, (bindings) => {
+        // (pino's child needs bindings with Object's prototype.)
+        reference.child({ ...bindings }).info('x');
+        ours.child({ ...bindings }).info('x');
+        expect(JSON.parse(out.ours.at(-1)!)).toEqual(JSON.parse(out.reference.at(-1)!));
+      }),
+      { seed: 7, numRuns: 1000 },
+    );
+  });
+
+  it('censors the listed places and nothing else', () => {
+    const secret = 'sekrit';
+    const obj = {
+      ADMIN_TOKEN: secret,
+      headers: { 'x-auth-token': secret, accept: 'json' },
+      req: { headers: { authorization: secret, 'x-request-id': 'r' }, url: '/x' },
+      config: { ccip: { CCIP_SIGNER_KEY: secret, ttl: 300 }, port: 3000 },
+      deep: { a: { b: { privateKey: 'too deep for the paths' } } },
+    };
+    expect(redactSecrets(obj)).toEqual({
+      ADMIN_TOKEN: CENSOR,
+      headers: { 'x-auth-token': CENSOR, accept: 'json' },
+      req: { headers: { authorization: CENSOR, 'x-request-id': 'r' }, url: '/x' },
+      config: { ccip: { CCIP_SIGNER_KEY: CENSOR, ttl: 300 }, port: 3000 },
+      deep: { a: { b: { privateKey: 'too deep for the paths' } } },
+    });
+    expect(obj.headers['x-auth-token']).toBe(secret);
+    const clean = { method: 'GET', url: '/api/v1/subnames/a.oak.eth', status: 200 };
+    expect(redactSecrets(clean)).toBe(clean);
+  });
+
+  it('keeps an error an error (message and stack) when it censors a field of it', () => {
+    const err = Object.assign(new Error('boom'), { privateKey: '0xabc' });
+    const out = redactSecrets({ err }).err as Error & { privateKey: string };
+    expect(out).toBeInstanceOf(Error);
+    expect(out.message).toBe('boom');
+    expect(out.stack).toBe(err.stack);
+    expect(out.privateKey).toBe(CENSOR);
+    expect(err.privateKey).toBe('0xabc');
+  });
+});
