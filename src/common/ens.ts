@@ -1,4 +1,5 @@
-import { concat, ensNormalize, keccak256, namehash, toUtf8Bytes } from 'ethers';
+import { ensNormalize, namehash } from 'ethers';
+import { keccak256Bytes } from './keccak';
 
 /** The most bytes one DNS-encoded label carries; resolution through CCIP-Read needs every label to fit. */
 export const MAX_LABEL_BYTES = 255;
@@ -92,9 +93,30 @@ export function nameProblem(raw: unknown, minLabels = 2): string | null {
   }
 }
 
-/** Nodes of recently hashed parents: a batch hashes hundreds of names under one parent. */
-const parentNodes = new Map<string, string>();
+/** Nodes of recently hashed parents: a batch hashes hundreds of names under one parent, a mint signs its parent's. */
+const parentNodes = new Map<string, Buffer>();
 const PARENT_NODES_KEPT = 1000;
+
+function nodeBytes(normalizedName: string): Buffer {
+  let node = parentNodes.get(normalizedName);
+  if (node === undefined) {
+    if (parentNodes.size >= PARENT_NODES_KEPT) parentNodes.clear();
+    const dot = normalizedName.indexOf('.');
+    node =
+      dot === -1
+        ? Buffer.from(namehash(normalizedName).slice(2), 'hex')
+        : childNode(nodeBytes(normalizedName.slice(dot + 1)), normalizedName.slice(0, dot));
+    parentNodes.set(normalizedName, node);
+  }
+  return node;
+}
+
+function childNode(parent: Buffer, label: string): Buffer {
+  const preimage = Buffer.allocUnsafe(64);
+  parent.copy(preimage, 0);
+  preimage.set(keccak256Bytes(Buffer.from(label, 'utf8')), 32);
+  return Buffer.from(keccak256Bytes(preimage));
+}
 
 /**
  * ENSIP-1 namehash of a normalised name: 0x and 64 lower-case hex digits. keccak256(parent node ‖
@@ -103,14 +125,13 @@ const PARENT_NODES_KEPT = 1000;
 export function nameHash(normalizedName: string): string {
   const dot = normalizedName.indexOf('.');
   if (dot === -1) return namehash(normalizedName);
-  const parent = normalizedName.slice(dot + 1);
-  let parentNode = parentNodes.get(parent);
-  if (parentNode === undefined) {
-    if (parentNodes.size >= PARENT_NODES_KEPT) parentNodes.clear();
-    parentNode = namehash(parent);
-    parentNodes.set(parent, parentNode);
-  }
-  return keccak256(concat([parentNode, keccak256(toUtf8Bytes(normalizedName.slice(0, dot)))]));
+  const node = childNode(nodeBytes(normalizedName.slice(dot + 1)), normalizedName.slice(0, dot));
+  return `0x${node.toString('hex')}`;
+}
+
+/** The namehash of a parent name (one the service signs or writes under again and again), remembered. */
+export function parentNameHash(normalizedName: string): string {
+  return `0x${nodeBytes(normalizedName).toString('hex')}`;
 }
 
 /** True when `name` equals `ancestor` or lies anywhere under it (`x.oak.eth` under `oak.eth`, not `oakk.eth`). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { formatEther } from 'ethers';
-import { nameHash } from '../common/ens';
+import { parentNameHash } from '../common/ens';
 import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { SubnamesService } from '../subnames/subnames.service';
@@ -47,7 +47,7 @@ export interface ContentInput {
 export function buildContent(i: ContentInput): MintContent {
   return {
     label: i.label,
-    parentNode: nameHash(i.parentName),
+    parentNode: parentNameHash(i.parentName),
     owner: i.owner ?? i.minterAddress,
     price: i.quote.price.toString(),
     fee: i.quote.fee.toString(),

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256Bytes } from '../common/keccak';
 import { type BytesLike, getBytes, hexlify } from 'ethers';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -25,9 +25,9 @@ export function ccipAnswerDigestBytes(
   preimage.set(Buffer.from(sender.slice(2), 'hex'), 2);
   let n = expires;
   for (let i = 29; i >= 22; i--, n >>= 8n) preimage[i] = Number(n & 0xffn);
-  preimage.set(keccak_256(getBytes(request)), 30);
-  preimage.set(keccak_256(getBytes(result)), 62);
-  return keccak_256(preimage);
+  preimage.set(keccak256Bytes(getBytes(request)), 30);
+  preimage.set(keccak256Bytes(getBytes(result)), 62);
+  return keccak256Bytes(preimage);
 }
 
 /** ccipAnswerDigestBytes as 0x-prefixed hex. */

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256Bytes } from '../common/keccak';
 import { getBytes, toUtf8Bytes, TypedDataEncoder, TypedDataField } from 'ethers';
 
 type Encoder = (value: unknown, out: Uint8Array, at: number) => void;
@@ -27,8 +27,8 @@ function uintInto(value: unknown, out: Uint8Array, at: number, bits: number): vo
 }
 
 function encoderOf(type: string): Encoder {
-  if (type === 'string') return (v, out, at) => out.set(keccak_256(toUtf8Bytes(v as string)), at);
-  if (type === 'bytes') return (v, out, at) => out.set(keccak_256(getBytes(v as string)), at);
+  if (type === 'string') return (v, out, at) => out.set(keccak256Bytes(toUtf8Bytes(v as string)), at);
+  if (type === 'bytes') return (v, out, at) => out.set(keccak256Bytes(getBytes(v as string)), at);
   if (type === 'address') return (v, out, at) => hexInto(v as string, out, at, 20, true);
   if (type === 'bool') return (v, out, at) => void (out[at + 31] = v ? 1 : 0);
   const fixed = /^bytes([0-9]+)$/.exec(type);
@@ -53,7 +53,7 @@ export class Eip712Digester {
     const [primary, ...others] = Object.keys(types);
     if (others.length > 0) throw new Error('the fast EIP-712 hasher takes a single struct type');
     this.fields = types[primary].map((f) => ({ name: f.name, encode: encoderOf(f.type) }));
-    this.typeHash = keccak_256(toUtf8Bytes(new TypedDataEncoder(types).encodeType(primary)));
+    this.typeHash = keccak256Bytes(toUtf8Bytes(new TypedDataEncoder(types).encodeType(primary)));
     this.prefix = new Uint8Array(2 + 32);
     this.prefix.set([0x19, 0x01]);
     this.prefix.set(getBytes(TypedDataEncoder.hashDomain(domain)), 2);
@@ -65,7 +65,7 @@ export class Eip712Digester {
     const buf = new Uint8Array(32 * (1 + this.fields.length));
     buf.set(this.typeHash, 0);
     this.fields.forEach((f, i) => f.encode(fields[f.name], buf, 32 * (i + 1)));
-    return keccak_256(buf);
+    return keccak256Bytes(buf);
   }
 
   /** The digest a wallet signs and a contract recovers from. */
@@ -73,6 +73,6 @@ export class Eip712Digester {
     const buf = new Uint8Array(2 + 32 + 32);
     buf.set(this.prefix, 0);
     buf.set(this.structHash(value), 34);
-    return keccak_256(buf);
+    return keccak256Bytes(buf);
   }
 }
