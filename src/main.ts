@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -6,12 +7,13 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp, mountSwagger } from './app.setup';
-import { ConfigError, loadConfig } from './config/app-config';
+import { runPrimary } from './cluster';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { rootLogger } from './logging/logger';
 
-async function bootstrap(): Promise<void> {
-  let config;
+function configOrExit(): AppConfig {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -19,6 +21,9 @@ async function bootstrap(): Promise<void> {
     }
     throw e;
   }
+}
+
+async function bootstrap(config: AppConfig): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
@@ -40,4 +45,6 @@ async function bootstrap(): Promise<void> {
   new NestLogger('Main').log(`listening on port ${config.port}; Swagger UI at /docs`);
 }
 
-void bootstrap();
+const config = configOrExit();
+if (config.workers > 1 && cluster.isPrimary) runPrimary(config.workers, rootLogger(config));
+else void bootstrap(config);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { getL1NamespaceContracts } from '@thenamespace/addresses';
 import { ConfigError, loadConfig } from './app-config';
 
@@ -66,6 +67,19 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true' }).databaseUrl).toBeUndefined();
     expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' }).env).toBe('production');
     expect(loadConfig({ NODE_ENV: 'development' }).allowEmbeddedDatabase).toBe(false);
+  });
+
+  it('runs one worker process, or one per core in production on PostgreSQL, or WORKERS; several need PostgreSQL', () => {
+    const pg = 'postgres://u@h/db';
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ DATABASE_URL: pg }).workers).toBe(1);
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: pg }).workers).toBe(availableParallelism());
+    expect(loadConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true' }).workers).toBe(1);
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: pg, WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS: more than 1 needs DATABASE_URL/);
+    expect(() => loadConfig({ WORKERS: '0', DATABASE_URL: pg })).toThrow(/WORKERS: .*must not be less than 1/);
+    expect(() => loadConfig({ WORKERS: 'many', DATABASE_URL: pg })).toThrow(/WORKERS/);
   });
 
   it('treats empty values as unset', () => {

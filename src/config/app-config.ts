@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
@@ -106,6 +107,7 @@ export class EnvironmentVariables {
   @IsString() @MaxLength(100) REDIS_KEY_PREFIX = 'sns:';
   @Transform(toInt) @IsInt() @Min(0) @Max(300) SHUTDOWN_GRACE_SECONDS = 10;
   @Transform(toInt) @IsInt() @Min(0) @Max(60) SHUTDOWN_DELAY_SECONDS = 0;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WORKERS?: number;
 }
 
 export interface NetworkConfig {
@@ -138,6 +140,11 @@ export class AppConfig {
   readonly redisKeyPrefix: string;
   /** Seconds to wait for requests in flight after SIGTERM, and seconds to keep accepting while not ready. */
   readonly shutdown: { graceSeconds: number; delaySeconds: number };
+  /**
+   * Processes serving HTTP (Node's cluster): WORKERS, else one per core in production on PostgreSQL, else one.
+   * The embedded database belongs to one process.
+   */
+  readonly workers: number;
 
   constructor(e: EnvironmentVariables) {
     this.env = e.NODE_ENV as AppConfig['env'];
@@ -178,6 +185,7 @@ export class AppConfig {
     this.searchStatementTimeoutMs = e.SEARCH_STATEMENT_TIMEOUT_MS;
     this.redisKeyPrefix = e.REDIS_KEY_PREFIX;
     this.shutdown = { graceSeconds: e.SHUTDOWN_GRACE_SECONDS, delaySeconds: e.SHUTDOWN_DELAY_SECONDS };
+    this.workers = e.WORKERS ?? (this.env === 'production' && this.databaseUrl ? availableParallelism() : 1);
   }
 }
 
@@ -194,6 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       '  DATABASE_URL: is required with NODE_ENV=production: the embedded PGlite database is a single process ' +
         'without fsync, for development and trials (set ALLOW_EMBEDDED_DATABASE=true to run on it anyway)',
     );
+  }
+  if (vars.WORKERS !== undefined && vars.WORKERS > 1 && !vars.DATABASE_URL) {
+    lines.push('  WORKERS: more than 1 needs DATABASE_URL: the embedded database belongs to one process');
   }
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return new AppConfig(vars);

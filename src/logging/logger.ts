@@ -104,11 +104,18 @@ const loggers = new WeakMap<AppConfig, PinoLogger>();
 let stdout: DestinationStream | undefined;
 
 /**
+ * Linux's PIPE_BUF: a write to a pipe of at most this many bytes is never interleaved with another process's,
+ * and sonic-boom fills each write with whole lines up to this size, so the workers of a cluster (WORKERS) that
+ * share standard output never cut into each other's lines.
+ */
+const ATOMIC_WRITE_BYTES = 4096;
+
+/**
  * Standard output, written asynchronously: lines logged while a write is under way are sent together in the
  * next one, so a busy process makes one write per batch instead of one per line. pino flushes it on exit.
  */
 function destination(): DestinationStream {
-  stdout ??= pino.destination({ dest: 1, sync: false });
+  stdout ??= pino.destination({ dest: 1, sync: false, maxWrite: ATOMIC_WRITE_BYTES });
   return stdout;
 }
 

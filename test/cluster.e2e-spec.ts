@@ -1,0 +1,94 @@
+import { get } from 'node:http';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { resetTestDatabase } from './support/test-database';
+
+/** One request on a connection of its own (the cluster's primary hands out connections, not requests). */
+function fresh(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
+
+function logLines(svc: ServiceProcess): { pid?: number; msg?: string; route?: string }[] {
+  return svc
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { pid?: number; msg?: string; route?: string });
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('WORKERS=2: Node cluster', () => {
+  let svc: ServiceProcess;
+
+  beforeAll(async () => {
+    await resetTestDatabase();
+    svc = await startServiceProcess({ WORKERS: '2', LOG_LEVEL: 'info' });
+  });
+
+  afterAll(async () => {
+    await svc?.stop('SIGKILL');
+  });
+
+  it('serves from two worker processes sharing the port, each logging its own lines', async () => {
+    await until(async () => {
+      await Promise.all(Array.from({ length: 10 }, () => fresh(`${svc.url}/api/v1/ccip-read/signer`)));
+      const pids = new Set(
+        logLines(svc)
+          .filter((l) => l.route === '/api/v1/ccip-read/signer')
+          .map((l) => l.pid),
+      );
+      return pids.size === 2;
+    }, 'request lines from two workers');
+    const workerPids = new Set(
+      logLines(svc)
+        .filter((l) => l.route !== undefined)
+        .map((l) => l.pid),
+    );
+    expect(workerPids.has(svc.child.pid)).toBe(false);
+    expect(logLines(svc).some((l) => l.msg === 'starting 2 worker processes' && l.pid === svc.child.pid)).toBe(true);
+  });
+
+  it('replaces a worker that dies, and keeps answering meanwhile', async () => {
+    const served = logLines(svc).filter((l) => l.route === '/api/v1/ccip-read/signer');
+    const victim = served[0].pid!;
+    process.kill(victim, 'SIGKILL');
+    await until(
+      () => logLines(svc).some((l) => l.msg?.startsWith(`worker ${victim} exited (SIGKILL); starting another`)),
+      'the primary to notice',
+    );
+    expect(await fresh(`${svc.url}/api/v1/ccip-read/signer`)).toBe(200);
+    const before = svc.output().length;
+    await until(async () => {
+      await Promise.all(Array.from({ length: 10 }, () => fresh(`${svc.url}/api/v1/ccip-read/signer`)));
+      const pids = new Set(
+        logLines({ output: () => svc.output().slice(before) } as ServiceProcess)
+          .filter((l) => l.route === '/api/v1/ccip-read/signer')
+          .map((l) => l.pid),
+      );
+      return pids.size === 2 && !pids.has(victim);
+    }, 'two workers again');
+  });
+
+  it('drains every worker on SIGTERM and exits 0', async () => {
+    expect(await svc.stop('SIGTERM')).toBe(0);
+  });
+});
+
+describe('WORKERS=2 when a worker cannot start', () => {
+  it('stops and exits non-zero with the reason, rather than restarting it forever', async () => {
+    await expect(
+      startServiceProcess({ WORKERS: '2', NODE_ENV: 'production', MINT_MAINNET_SIGNER_KEY: undefined }),
+    ).rejects.toThrow(/exited with 1[\s\S]*MINT_MAINNET_SIGNER_KEY is not set[\s\S]*failed to start/);
+  });
+});
