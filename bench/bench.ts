@@ -9,6 +9,7 @@
  * The service runs as production runs it (NODE_ENV=production, request logs at info to a file), three times:
  * alone, with REDIS_URL (rate limits shared through Redis), and with WORKERS=2 (Node's cluster, both cores).
  * Each run gets a fresh PostgreSQL database from DATABASE_URL (default: the local server), dropped afterwards.
+ * BENCH_RUNS=single,redis,cluster picks the runs (default: all three).
  * Prints progress on stderr, the tables on stdout, and writes bench/results.json. Never part of `npm test`;
  * nothing here fails on a slow figure.
  */
@@ -50,15 +51,24 @@ function progress(message: string): void {
   console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
-/** Measures one workload and says so on stderr before and after. */
-async function load(w: Workload): Promise<LoadResult> {
+/** The service process under load, whose resident memory `load` samples. */
+let servicePid: number | undefined;
+
+/** Measures one workload and says so on stderr before and after, with the service's largest RSS meanwhile. */
+async function load(w: Workload): Promise<LoadResult & { rssMb?: number }> {
   step += 1;
   progress(`${step}. ${w.name}: ${LOAD_SECONDS} s…`);
-  const r = await measure(w);
+  let rssMb = 0;
+  const sampler = setInterval(() => {
+    if (servicePid !== undefined) rssMb = Math.max(rssMb, processTreeMb(servicePid, 'VmRSS'));
+  }, 200);
+  const r = await measure(w).finally(() => clearInterval(sampler));
   progress(
-    `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` + (r.errors ? `, ${r.errors} ERRORS` : ''),
+    `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
+      (servicePid !== undefined ? `, service RSS up to ${rssMb.toFixed(0)} MB` : '') +
+      (r.errors ? `, ${r.errors} ERRORS` : ''),
   );
-  return r;
+  return servicePid !== undefined ? { ...r, rssMb } : r;
 }
 
 async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -80,14 +90,20 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-/** Peak resident memory (VmHWM) of a process and its children (the cluster's workers), in MB. */
-function peakRssMb(pid: number): number {
-  const status = (p: number) => readFileSync(`/proc/${p}/status`, 'utf8');
-  const hwm = (p: number) => Number(/VmHWM:\s+(\d+) kB/.exec(status(p))?.[1] ?? 0) / 1024;
+/** A memory figure (VmHWM: peak, VmRSS: now) of a process and its children (the cluster's workers), in MB. */
+function processTreeMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  const read = (p: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${p}/${file}`, 'utf8');
+    } catch {
+      return ''; // exited meanwhile
+    }
+  };
+  const figure = (p: number) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(read(p, 'status'))?.[1] ?? 0) / 1024;
   const children = (p: number): number[] =>
-    readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    read(p, `task/${p}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
   const all = (p: number): number[] => [p, ...children(p).flatMap(all)];
-  return all(pid).reduce((sum, p) => sum + hwm(p), 0);
+  return all(pid).reduce((sum, p) => sum + figure(p), 0);
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
@@ -247,6 +263,7 @@ async function serviceRun(
   const db = await freshDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'sns-bench-'));
   const { url, child } = await startService(env, db.url, dir);
+  servicePid = child.pid;
   const rows: Row[] = [];
   let namesPerSecond: Run['namesPerSecond'];
   try {
@@ -369,7 +386,8 @@ async function serviceRun(
     });
     rows.push({ ...mint, reference: echo.post.name, ratio: mint.throughput / echo.post.throughput, target: 0.5 });
   } finally {
-    const peak = peakRssMb(child.pid!);
+    const peak = processTreeMb(child.pid!, 'VmHWM');
+    servicePid = undefined;
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     await db.drop();
@@ -444,13 +462,13 @@ async function main(): Promise<void> {
   const echo = { get: echoGet, post: echoPost };
   const runs: Run[] = [];
   const only = process.env.BENCH_RUNS?.split(',');
-  const configs: [string, Record<string, string>][] = [
-    ['one process', {}],
-    ['one process, REDIS_URL set', { REDIS_URL }],
-    ['WORKERS=2 (cluster)', { WORKERS: '2' }],
+  const configs: [string, string, Record<string, string>][] = [
+    ['single', 'one process', { WORKERS: '1' }],
+    ['redis', 'one process, REDIS_URL set', { WORKERS: '1', REDIS_URL }],
+    ['cluster', 'WORKERS=2 (cluster)', { WORKERS: '2' }],
   ];
-  for (const [name, env] of configs) {
-    if (only && !only.some((o) => name.startsWith(o))) continue;
+  for (const [key, name, env] of configs) {
+    if (only && !only.includes(key)) continue;
     runs.push(await serviceRun(name, env, echo, pgRef));
   }
 

@@ -1,12 +1,14 @@
 import { coinTypeToNameMap, evmCoinTypeToNameMap, getCoderByCoinType } from '@ensdomains/address-encoder';
 import { decode as decodeContenthash, encode as encodeContenthash, getCodec } from '@ensdomains/content-hash';
-import { getAddress, isHexString } from 'ethers';
+import { isHexString } from 'ethers';
+import { checkedHexAddress, isHexAddress } from './evm-address';
 
 export const MAX_RECORDS = 50;
 export const MAX_VALUE_CHARS = 2000;
 export const MAX_METADATA_KEY_CHARS = 255;
 export const MAX_TTL = 4294967295;
 const EVM_BIT = 0x80000000;
+const ETH_COIN = 60;
 
 /** ENSIP-5 global keys and ENSIP-18 keys; other keys must be reverse-dot service keys. */
 export const GLOBAL_TEXT_KEYS: readonly string[] = [
@@ -77,6 +79,12 @@ export function coinProblem(coin: unknown): string | null {
 
 /** The canonical text form of an address for a coin (EIP-55 for EVM chains), or throws with the reason. */
 export function canonicalAddress(coin: number, value: string): string {
+  if ((coin === ETH_COIN || (coin >= EVM_BIT && coinName(coin) !== undefined)) && isHexAddress(value)) {
+    // address-encoder's EVM coders, by hand (evm-address.spec.ts proves them equal).
+    const checksummed = checkedHexAddress(value);
+    if (checksummed !== null) return checksummed;
+    throw new Error(`is not a valid ${getCoderByCoinType(coin).name} address (fails its EIP-55 checksum)`);
+  }
   const coder = getCoderByCoinType(coin);
   let bytes: Uint8Array;
   try {
@@ -110,13 +118,11 @@ export function addressValueProblem(coin: unknown, value: unknown): string | nul
 
 export function evmAddressProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return 'must be a 0x-prefixed 20-byte hex address';
-  try {
-    getAddress(value);
-    return null;
-  } catch {
+  if (!isHexAddress(value)) return 'must be a 0x-prefixed 20-byte hex address';
+  if (checkedHexAddress(value) === null) {
     return 'fails its EIP-55 checksum (use all lower case or the correct mixed case)';
   }
+  return null;
 }
 
 // ---- contenthash (ENSIP-7) ----

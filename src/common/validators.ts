@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { getAddress } from 'ethers';
 import { normalizeLabel, normalizeName } from './ens';
+import { checksumAddress } from './evm-address';
 import {
   checkedAddress,
   checkedContenthash,
@@ -132,7 +132,7 @@ export const IsEvmAddress = (options?: CanonicalOptions) =>
     (raw) => {
       const problem = evmAddressProblem(raw);
       if (problem) throw new Error(problem);
-      return getAddress(raw as string);
+      return checksumAddress(raw as string);
     },
     options,
   );
