@@ -33,6 +33,23 @@ function rowToEntity(r: AuditRow): AuditEventEntity {
   });
 }
 
+/**
+ * The INSERT of one event per row of `from`, for a statement that writes and records at once: each argument is
+ * an SQL expression over `from`'s columns or a parameter.
+ */
+export function auditInsertSql(e: {
+  from: string;
+  actor: string;
+  requestId: string;
+  action: string;
+  subject: string;
+  before: string;
+  after: string;
+}): string {
+  return `INSERT INTO audit_events (actor, request_id, action, subject, before, after)
+          SELECT ${e.actor}, ${e.requestId}, ${e.action}, ${e.subject}, ${e.before}, ${e.after} FROM ${e.from}`;
+}
+
 /** The audit_events table: inserts only, and the admin read; every method runs on the manager it is given. */
 @Injectable()
 export class AuditRepository {

@@ -6,6 +6,16 @@ export interface QuotaState {
   used: number;
 }
 
+/**
+ * The UPDATE that charges one unit to key `keyParam` when `condition` holds and a unit is left, for a statement
+ * that creates and charges at once (SubnamesRepository.createCharged): RETURNING the state after, as `charge`.
+ */
+export function chargeOneSql(keyParam: string, condition: string): string {
+  return `UPDATE key_quotas SET used = used + 1
+           WHERE api_key_id = ${keyParam} AND used + 1 <= quota_limit AND ${condition}
+           RETURNING quota_limit AS "limit", used`;
+}
+
 /** The key_quotas table, in raw SQL; every method runs on the manager it is given. */
 @Injectable()
 export class QuotaRepository {

@@ -33,10 +33,15 @@ export class QuotaService {
   async charge(manager: EntityManager, apiKeyId: string, creations = 1): Promise<QuotaView> {
     const charged = await this.quotas.charge(manager, apiKeyId, creations);
     if (charged) return toQuotaView(charged);
+    throw await this.refusal(manager, apiKeyId, creations);
+  }
+
+  /** The refusal of `creations` that found too few units left (counted in the metric), with what is left. */
+  async refusal(manager: EntityManager, apiKeyId: string, creations = 1): Promise<QuotaExceededError> {
     quotaRefusals.inc(creations);
     const { limit, remaining } = toQuotaView((await this.quotas.find(manager, apiKeyId)) ?? NO_QUOTA);
-    if (creations === 1) throw new QuotaExceededError(limit);
-    throw new QuotaExceededError(
+    if (creations === 1) return new QuotaExceededError(limit);
+    return new QuotaExceededError(
       limit,
       `This batch creates ${creations} subnames; this API key has ${remaining} of its ${limit} creations left`,
       remaining,

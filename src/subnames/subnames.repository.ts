@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { auditInsertSql } from '../audit/audit.repository';
+import type { Actor } from '../audit/audit.types';
 import { bigintAsNumber } from '../common/column-transformers';
 import { isIndexedFragment } from '../common/ens';
+import { chargeOneSql, type QuotaState } from '../quota/quota.repository';
 import type { PageWindow, SubnameFilter } from './search-filter';
 import { RecordMap, SubnameEntity } from './subname.entity';
 
@@ -221,6 +224,9 @@ export function buildSearchQuery(f: SubnameFilter, window: PageWindow): { sql: s
   return { sql, params };
 }
 
+/** SQLSTATE of sns_refuse (migration StatementRefusal): createCharged found no unit left. */
+export const QUOTA_REFUSED_SQLSTATE = 'SNS01';
+
 /** The subnames table, in raw SQL with one row mapper; every method runs on the manager it is given. */
 @Injectable()
 export class SubnamesRepository {
@@ -230,6 +236,56 @@ export class SubnamesRepository {
    * name exists (or a concurrent writer has just created it: the insert waits for that one at the index),
    * a second statement locks the row and updates it, returning both its old and new values.
    */
+  /**
+   * The creation of an absent name, its audit event and its quota charge in one statement, which commits alone
+   * (no BEGIN, no COMMIT: one round trip). Null when the name exists (the insert stops at the unique index, and
+   * nothing is charged or recorded). When the key has no unit left the statement refuses (QUOTA_REFUSED_SQLSTATE)
+   * and writes nothing: the row lock of the charge serialises a key's writers and its condition is re-checked
+   * after waiting, as in QuotaRepository.charge.
+   */
+  async createCharged(
+    manager: EntityManager,
+    w: SubnameWrite,
+    by: Actor,
+  ): Promise<{ entity: SubnameEntity; quota: QuotaState } | null> {
+    const params: unknown[] = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy];
+    const insertCols: string[] = [];
+    const insertVals: string[] = [];
+    for (const [field, column, cast] of OPTIONAL_COLUMNS) {
+      const value = w[field];
+      if (value === undefined) continue;
+      params.push(cast === '::jsonb' ? JSON.stringify(value) : value);
+      insertCols.push(column);
+      insertVals.push(`$${params.length}${cast}`);
+    }
+    const actor = `$${params.push(by.actor)}::text`;
+    const requestId = `$${params.push(by.requestId)}::text`;
+    const after = `jsonb_build_object(${OPTIONAL_COLUMNS.map(([field, column]) => `'${field}', ins.${column}`).join(', ')})`;
+    const sql = `
+      WITH ins AS (
+             INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${insertCols.map((c) => `, ${c}`).join('')})
+             VALUES ($1, $2, $3, $4, $5${insertVals.map((v) => `, ${v}`).join('')})
+             ON CONFLICT (full_name) DO NOTHING
+             RETURNING *),
+           charged AS (${chargeOneSql('$5::uuid', 'EXISTS (SELECT 1 FROM ins)')}),
+           audit AS (${auditInsertSql({
+             from: 'ins',
+             actor,
+             requestId,
+             action: "'subname.create'",
+             subject: 'ins.full_name',
+             before: 'NULL',
+             after,
+           })})
+      SELECT ins.*, charged."limit" AS quota_limit, charged.used AS quota_used,
+             CASE WHEN charged.used IS NULL THEN sns_refuse('no creation left on this key') END AS refused
+        FROM ins LEFT JOIN charged ON true`;
+    const rows: (SubnameRow & { quota_limit: number; quota_used: number })[] = await manager.query(sql, params);
+    const row = rows[0];
+    if (!row) return null;
+    return { entity: rowToEntity(row), quota: { limit: row.quota_limit, used: row.quota_used } };
+  }
+
   async upsert(
     manager: EntityManager,
     w: SubnameWrite,

@@ -62,6 +62,7 @@ describe(SubnamesService.name, () => {
       searchPage: jest.fn(),
       deleteByFullName: jest.fn(),
       upsert: jest.fn(),
+      createCharged: jest.fn(async () => null),
       upsertMany: jest.fn(),
       exportPage: jest.fn(),
     };
@@ -107,10 +108,9 @@ describe(SubnamesService.name, () => {
       const name = jest.spyOn(ens, 'normalizeName');
       const address = jest.spyOn(records, 'checkedAddress');
       const contenthash = jest.spyOn(records, 'checkedContenthash');
-      repository.upsert.mockImplementation(async (_m: EntityManager, w: SubnameWrite) => ({
+      repository.createCharged.mockImplementation(async (_m: EntityManager, w: SubnameWrite) => ({
         entity: entity(w.fullName),
-        inserted: true,
-        previous: null,
+        quota: { limit: 10, used: 1 },
       }));
 
       const dto = (await pipe.transform(body, { type: 'body', metatype: CreateSubnameDto })) as CreateSubnameDto;
@@ -120,7 +120,7 @@ describe(SubnamesService.name, () => {
       expect(name).toHaveBeenCalledTimes(1);
       expect(address).toHaveBeenCalledTimes(2);
       expect(contenthash).toHaveBeenCalledTimes(1);
-      const write = repository.upsert.mock.calls[0][1] as SubnameWrite;
+      const write = repository.createCharged.mock.calls[0][1] as SubnameWrite;
       expect(write).toMatchObject({
         fullName: 'alice.oak.eth',
         parentName: 'oak.eth',
@@ -130,15 +130,12 @@ describe(SubnamesService.name, () => {
         owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
         contenthash: body.contenthash,
       });
-      expect(result).toMatchObject({ created: true, quota: { remaining: 9 } });
-      expect(quota.charge).toHaveBeenCalledWith(MANAGER, KEY.id);
-      expect(audit.record).toHaveBeenCalledWith(MANAGER, {
-        by: BY,
-        action: 'subname.create',
-        subject: 'alice.oak.eth',
-        before: null,
-        after: expect.objectContaining({ addresses: { '60': '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } }),
-      });
+      expect(result).toMatchObject({ created: true, quota: { limit: 10, used: 1, remaining: 9 } });
+      // The statement of createCharged records and charges the creation itself (e2e: audit, quota-concurrency).
+      expect(repository.createCharged.mock.calls[0][2]).toBe(BY);
+      expect(repository.upsert).not.toHaveBeenCalled();
+      expect(quota.charge).not.toHaveBeenCalled();
+      expect(audit.record).not.toHaveBeenCalled();
     });
 
     it('records an update with only the fields that changed, before and after', async () => {
@@ -165,6 +162,7 @@ describe(SubnamesService.name, () => {
       )) as CreateSubnameDto;
       await expect(sut.upsert(KEY, dto, BY)).rejects.toMatchObject({ code: 'FORBIDDEN_PARENT' });
       expect(repository.upsert).not.toHaveBeenCalled();
+      expect(repository.createCharged).not.toHaveBeenCalled();
     });
   });
 

@@ -12,7 +12,7 @@ import { FieldError } from '../common/errors';
 import { SearchTimeoutError } from '../common/errors';
 import { isStatementTimeout } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
-import { QuotaService, QuotaView } from '../quota/quota.service';
+import { QuotaService, QuotaView, toQuotaView } from '../quota/quota.service';
 import { BatchResponse, BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto, toSubnameExportLine } from './dto/export-subnames.dto';
@@ -24,7 +24,7 @@ import { SubnameCache } from './subname-cache';
 import { SubnameChanges } from './subname-changes';
 import { RecordMap, SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
-import { SubnamesRepository, SubnameWrite } from './subnames.repository';
+import { QUOTA_REFUSED_SQLSTATE, SubnamesRepository, SubnameWrite } from './subnames.repository';
 
 /** What resolution reads of a stored subname: addresses by decimal coin type, contenthash as its URI. Read-only. */
 export interface SubnameRecords {
@@ -147,6 +147,12 @@ export class SubnamesService {
   async upsert(key: AuthenticatedKey, dto: CreateSubnameDto, by: Actor): Promise<WriteResult> {
     this.keys.authorize(key, dto.parentName);
     const write = toSubnameWrite(key.id, dto);
+    // Most writes create: one statement creates, records and charges. A name that exists is updated below.
+    const created = await this.createCharged(write, by);
+    if (created) {
+      this.changes.written([write.fullName]);
+      return { subname: toSubnameResponse(created.entity), created: true, quota: toQuotaView(created.quota) };
+    }
     const result = await this.dataSource.transaction(async (manager) => {
       const { entity, inserted, previous } = await this.subnames.upsert(manager, write);
       await this.audit.record(manager, subnameWriteEvent(by, entity, previous));
@@ -155,6 +161,16 @@ export class SubnamesService {
     });
     this.changes.written([write.fullName]);
     return result;
+  }
+
+  private async createCharged(write: SubnameWrite, by: Actor) {
+    try {
+      return await this.subnames.createCharged(this.dataSource.manager, write, by);
+    } catch (e) {
+      const code = (e as { driverError?: { code?: unknown } }).driverError?.code;
+      if (code === QUOTA_REFUSED_SQLSTATE) throw await this.quota.refusal(this.dataSource.manager, write.createdBy);
+      throw e;
+    }
   }
 
   /**
