@@ -7,7 +7,7 @@
 const FLOORS = [
   ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
   ['metrics'],
-  ['logging', 'signing', 'audit'],
+  ['logging', 'signing', 'audit', 'cache'],
   ['auth'],
   ['quota', 'throttle'],
   ['subnames', 'keys'],
@@ -19,7 +19,9 @@ const FEATURES = FLOORS.flat().join('|');
 /** One rule per floor: its folders import nothing on their own floor or above (other than themselves). */
 const floorRules = FLOORS.flatMap((floor, level) =>
   floor.map((folder) => {
-    const notBelow = FLOORS.slice(level).flat().filter((f) => f !== folder);
+    const notBelow = FLOORS.slice(level)
+      .flat()
+      .filter((f) => f !== folder);
     return {
       name: `floors-${folder}`,
       severity: 'error',
