@@ -19,9 +19,7 @@ const FEATURES = FLOORS.flat().join('|');
 /** One rule per floor: its folders import nothing on their own floor or above (other than themselves). */
 const floorRules = FLOORS.flatMap((floor, level) =>
   floor.map((folder) => {
-    const notBelow = FLOORS.slice(level)
-      .flat()
-      .filter((f) => f !== folder);
+    const notBelow = FLOORS.slice(level).flat().filter((f) => f !== folder);
     return {
       name: `floors-${folder}`,
       severity: 'error',
