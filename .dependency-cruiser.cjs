@@ -7,7 +7,7 @@
 const FLOORS = [
   ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
   ['metrics'],
-  ['logging', 'signing', 'audit'],
+  ['logging', 'signing', 'audit', 'cache'],
   ['auth'],
   ['quota', 'throttle'],
   ['subnames', 'keys'],

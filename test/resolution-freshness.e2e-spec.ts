@@ -79,14 +79,14 @@ describe('two replicas: a write on one is resolved on the other within a second'
   /** B holds the current value in its cache, and (on PostgreSQL) has proven its change channel. */
   async function warmB(expected: string): Promise<void> {
     expect(await seenWithinOneSecond(expected)).toBe(expected);
-    const hits = await metric(b, 'subname_cache_lookups_total{result="hit"}');
+    const hits = await metric(b, 'cache_lookups_total{cache="subnames",result="hit"}');
     const until = Date.now() + 5000;
     while (onPostgres && (await metric(b, 'subname_changes_channel_up')) !== 1 && Date.now() < until) {
       await resolveOnB();
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await resolveOnB()).toBe(expected);
-    expect(await metric(b, 'subname_cache_lookups_total{result="hit"}')).toBeGreaterThan(hits);
+    expect(await metric(b, 'cache_lookups_total{cache="subnames",result="hit"}')).toBeGreaterThan(hits);
     // With the channel proven, B would keep the old value for up to a minute but for the change notification.
     expect(await metric(b, 'subname_changes_channel_up')).toBe(onPostgres ? 1 : 0);
   }

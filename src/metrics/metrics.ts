@@ -25,16 +25,16 @@ export const ccipSignaturesMade = new Counter({
   registers: [registry],
 });
 
-export const subnameCacheLookups = new Counter({
-  name: 'subname_cache_lookups_total',
-  help: 'Reads of a subname through the in-process record cache, by result (hit or miss)',
-  labelNames: ['result'] as const,
+export const cacheLookups = new Counter({
+  name: 'cache_lookups_total',
+  help: 'Reads through an in-process cache (subnames: stored subnames by full name; listings: listings by network and parent name), by result (hit or miss)',
+  labelNames: ['cache', 'result'] as const,
   registers: [registry],
 });
 
-export const subnameChangesConfirmed = new Gauge({
+export const changeChannelUp = new Gauge({
   name: 'subname_changes_channel_up',
-  help: '1 while the PostgreSQL change notifications are proven to arrive (cached records live up to 60 s); 0 while cached records live at most 1 s',
+  help: '1 while the PostgreSQL change notifications (subnames and listings) are proven to arrive (cached entries live up to 60 s); 0 while cached entries live at most 1 s',
   registers: [registry],
 });
 

@@ -5,6 +5,7 @@ import { changedFields } from '../audit/audit-diff';
 import { AuditService } from '../audit/audit.service';
 import type { Actor, AuditFields } from '../audit/audit.types';
 import { ListingResponse, PutListingDto, SdkListingResponse, SDK_NETWORKS, toListingResponse } from './dto/listing.dto';
+import { ListingCache, listingKey } from './listing-cache';
 import { ListingEntity } from './listing.entity';
 import { ListingsRepository } from './listings.repository';
 import type { Network } from '../signing/mint-context';
@@ -31,11 +32,12 @@ export class ListingsService {
     private readonly listings: ListingsRepository,
     private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: ListingCache,
   ) {}
 
   /** PUT: creates or replaces the whole listing. Names, labels and the receiver come canonical from the pipe. */
   async put(network: Network, parentName: string, dto: PutListingDto, by: Actor): Promise<ListingResponse> {
-    return this.dataSource.transaction(async (manager) => {
+    const result = await this.dataSource.transaction(async (manager) => {
       const { entity, previous } = await this.listings.upsert(manager, {
         network,
         parentName,
@@ -54,8 +56,11 @@ export class ListingsService {
       await this.audit.record(manager, { by, action: 'listing.put', subject: `${network}/${parentName}`, ...change });
       return toListingResponse(entity);
     });
+    this.cache.written(network, parentName);
+    return result;
   }
 
+  /** The administrator's view reads the database, not the mint's cache. */
   async findOrFail(network: Network, parentName: string): Promise<ListingResponse> {
     const entity = await this.listings.findOne(this.dataSource.manager, network, parentName);
     if (!entity) throw new ListingNotFoundError(network, parentName);
@@ -79,11 +84,18 @@ export class ListingsService {
         after: null,
       });
     });
+    this.cache.written(network, parentName);
   }
 
-  /** The listing a mint uses: active, on that network, for the normalised parent name; null when there is none. */
+  /**
+   * The listing a mint uses: active, on that network, for the normalised parent name; null when there is none.
+   * Through the listing cache: a change here is seen at once by this process, and within a second by every
+   * replica. The entity is shared: not to be modified.
+   */
   async findActive(network: Network, parentName: string): Promise<ListingEntity | null> {
-    const entity = await this.listings.findOne(this.dataSource.manager, network, parentName);
+    const entity = await this.cache.get(listingKey(network, parentName), () =>
+      this.listings.findOne(this.dataSource.manager, network, parentName),
+    );
     return entity?.active ? entity : null;
   }
 

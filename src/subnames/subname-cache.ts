@@ -1,153 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { subnameCacheLookups } from '../metrics/metrics';
+import { ChangeFeed } from '../cache/change-feed';
+import { RecordCache } from '../cache/record-cache';
+import { cacheLookups } from '../metrics/metrics';
 import type { SubnameEntity } from './subname.entity';
 
-/**
- * CONTRACT section 9: a write or delete is visible within one second on every replica. Entries loaded less than
- * UNCONFIRMED_MAX_AGE_MS ago are served in any case; older ones only while the change channel has been proven,
- * less than CONFIRMATION_WINDOW_MS ago, to have delivered every change committed before that proof (each change
- * evicts its name, so what is left is current). Both stay under the second with room for timers and transit.
- */
-export const UNCONFIRMED_MAX_AGE_MS = 800;
-export const CONFIRMATION_WINDOW_MS = 800;
-/** Even with a proven channel an entry is read again after this long. */
-export const CONFIRMED_MAX_AGE_MS = 60_000;
-export const MAX_ENTRIES = 10_000;
-/** Rough bound on the characters held, so that names with large records cannot exhaust memory. */
-export const MAX_CHARS = 32 * 1024 * 1024;
-
-interface Entry<V> {
-  value: V;
-  loadedAt: number;
-  size: number;
-}
-
-interface Load<V> {
-  promise: Promise<V>;
-}
-
-export interface RecordCacheOptions<V> {
-  maxEntries?: number;
-  maxChars?: number;
-  sizeOf?: (value: V) => number;
-  now?: () => number;
-  onLookup?: (hit: boolean) => void;
-}
-
-/**
- * A bounded LRU of loaded values by key (negative results included), with the freshness rule above. A load that
- * an eviction overtakes is served to its callers but not kept, since it may have read what the change replaced.
- * Concurrent misses of one key share one load.
- */
-export class RecordCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
-  private readonly loads = new Map<string, Load<V>>();
-  private chars = 0;
-  private confirmedAt = -Infinity;
-  /** When a value was last asked for; the change channel proves itself only while someone reads. */
-  lastUsedAt = -Infinity;
-  private readonly maxEntries: number;
-  private readonly maxChars: number;
-  private readonly sizeOf: (value: V) => number;
-  private readonly now: () => number;
-  private readonly onLookup: (hit: boolean) => void;
-
-  constructor(options: RecordCacheOptions<V> = {}) {
-    this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
-    this.maxChars = options.maxChars ?? MAX_CHARS;
-    this.sizeOf = options.sizeOf ?? (() => 1);
-    this.now = options.now ?? Date.now;
-    this.onLookup = options.onLookup ?? (() => undefined);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** The value of `key`: cached while fresh, else from `load` (whose result is kept unless evicted meanwhile). */
-  async get(key: string, load: () => Promise<V>): Promise<V> {
-    const now = this.now();
-    this.lastUsedAt = now;
-    const entry = this.entries.get(key);
-    if (entry && this.isFresh(entry, now)) {
-      // Map order is recency order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      this.onLookup(true);
-      return entry.value;
-    }
-    this.onLookup(false);
-    if (entry) this.remove(key);
-    const running = this.loads.get(key);
-    if (running) return running.promise;
-    const current: Load<V> = { promise: load() };
-    this.loads.set(key, current);
-    try {
-      const value = await current.promise;
-      if (this.loads.get(key) === current) this.store(key, value, now);
-      return value;
-    } finally {
-      if (this.loads.get(key) === current) this.loads.delete(key);
-    }
-  }
-
-  /** A change of `key` was committed: forget it, and keep no load that was already running. */
-  evict(key: string): void {
-    this.remove(key);
-    this.loads.delete(key);
-  }
-
-  evictAll(): void {
-    this.entries.clear();
-    this.loads.clear();
-    this.chars = 0;
-  }
-
-  /** Every change committed before `sentAt` has been delivered (and evicted). */
-  confirm(sentAt: number): void {
-    this.confirmedAt = Math.max(this.confirmedAt, sentAt);
-  }
-
-  /** The channel was down: changes may have been missed. Forget everything and trust no earlier proof. */
-  reset(): void {
-    this.confirmedAt = -Infinity;
-    this.evictAll();
-  }
-
-  /** The channel is down from now on: entries live UNCONFIRMED_MAX_AGE_MS at most until it is proven again. */
-  unconfirm(): void {
-    this.confirmedAt = -Infinity;
-  }
-
-  get confirmed(): boolean {
-    return this.confirmedAt > this.now() - CONFIRMATION_WINDOW_MS;
-  }
-
-  private isFresh(entry: Entry<V>, now: number): boolean {
-    const age = now - entry.loadedAt;
-    if (age < UNCONFIRMED_MAX_AGE_MS) return true;
-    return age < CONFIRMED_MAX_AGE_MS && this.confirmedAt > now - CONFIRMATION_WINDOW_MS;
-  }
-
-  private store(key: string, value: V, loadedAt: number): void {
-    this.remove(key);
-    const size = this.sizeOf(value);
-    if (size > this.maxChars) return;
-    this.entries.set(key, { value, loadedAt, size });
-    this.chars += size;
-    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
-      const oldest = this.entries.keys().next().value as string;
-      this.remove(oldest);
-    }
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.chars -= entry.size;
-  }
-}
+/** The channel the subnames trigger notifies with each changed full name (migration SubnameChangeNotifications). */
+export const SUBNAME_CHANGES_CHANNEL = 'subname_changes';
 
 function recordChars(map: Record<string, string>): number {
   let n = 0;
@@ -169,13 +27,22 @@ export function entityChars(entity: SubnameEntity | null): number {
 }
 
 /**
- * Stored subnames by normalised full name (null: none stored), for reads that wallets repeat: resolution now,
- * GET /subnames/{fullName} when it wants to. SubnameChanges keeps it current across replicas. Values are shared:
- * callers must not modify them.
+ * Stored subnames by normalised full name (null: none stored), for the reads that wallets and mints repeat:
+ * resolution, GET /subnames/{fullName} and the mint's existence check. ChangeFeed keeps it current across replicas.
+ * Values are shared: callers must not modify them.
  */
 @Injectable()
 export class SubnameCache extends RecordCache<SubnameEntity | null> {
-  constructor() {
-    super({ sizeOf: entityChars, onLookup: (hit) => subnameCacheLookups.inc({ result: hit ? 'hit' : 'miss' }) });
+  constructor(private readonly feed: ChangeFeed) {
+    super({
+      sizeOf: entityChars,
+      onLookup: (hit) => cacheLookups.inc({ cache: 'subnames', result: hit ? 'hit' : 'miss' }),
+    });
+    feed.register(SUBNAME_CHANGES_CHANNEL, this);
+  }
+
+  /** After a write of these names commits: evicted here at once, and on the other replicas through Redis too. */
+  written(fullNames: string[]): void {
+    this.feed.written(SUBNAME_CHANGES_CHANNEL, fullNames);
   }
 }

@@ -387,11 +387,6 @@ export class SubnamesRepository {
     return rows[0] ? rowToEntity(rows[0]) : null;
   }
 
-  async existsByFullName(manager: EntityManager, fullName: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query('SELECT 1 FROM subnames WHERE full_name = $1', [fullName]);
-    return rows.length > 0;
-  }
-
   /**
    * One page of the subnames that match, in creation order (then id), and how many match in all. Run it in a
    * transaction of its own: the statement runs under `statement_timeout` (SET LOCAL, that transaction only), so

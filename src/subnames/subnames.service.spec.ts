@@ -13,8 +13,8 @@ import { BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto } from './dto/export-subnames.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
+import { ChangeFeed } from '../cache/change-feed';
 import { SubnameCache } from './subname-cache';
-import type { SubnameChanges } from './subname-changes';
 import { SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import type { SubnamesRepository, SubnameWrite } from './subnames.repository';
@@ -49,18 +49,23 @@ describe(SubnamesService.name, () => {
   let repository: {
     searchPage: jest.Mock;
     deleteByFullName: jest.Mock;
+    findByFullName: jest.Mock;
     upsert: jest.Mock;
     upsertMany: jest.Mock;
     exportPage: jest.Mock;
   };
   let quota: { charge: jest.Mock; view: jest.Mock };
   let audit: { record: jest.Mock; recordMany: jest.Mock };
+  let cache: SubnameCache;
+  /** Commits and evictions, in order. */
+  let events: string[];
   let sut: SubnamesService;
 
   beforeEach(() => {
     repository = {
       searchPage: jest.fn(),
       deleteByFullName: jest.fn(),
+      findByFullName: jest.fn(),
       upsert: jest.fn(),
       createCharged: jest.fn(async () => null),
       upsertMany: jest.fn(),
@@ -73,19 +78,31 @@ describe(SubnamesService.name, () => {
     audit = { record: jest.fn(async () => undefined), recordMany: jest.fn(async () => undefined) };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
+    events = [];
     const dataSource = {
       manager: MANAGER,
-      transaction: (work: (m: EntityManager) => Promise<unknown>) => work(MANAGER),
+      transaction: async (work: (m: EntityManager) => Promise<unknown>) => {
+        const result = await work(MANAGER);
+        events.push('commit');
+        return result;
+      },
     } as unknown as DataSource;
+    const config = loadConfig({ SEARCH_STATEMENT_TIMEOUT_MS: '150' });
+    // The real cache and feed (never started: no connection), to see what a write evicts and when.
+    cache = new SubnameCache(new ChangeFeed(config, dataSource));
+    const evict = cache.evict.bind(cache);
+    jest.spyOn(cache, 'evict').mockImplementation((name: string) => {
+      events.push(`evict ${name}`);
+      evict(name);
+    });
     sut = new SubnamesService(
       repository as unknown as SubnamesRepository,
       keys,
       quota as unknown as QuotaService,
       audit as unknown as AuditService,
       dataSource,
-      new SubnameCache(),
-      { written: jest.fn() } as unknown as SubnameChanges,
-      loadConfig({ SEARCH_STATEMENT_TIMEOUT_MS: '150' }),
+      cache,
+      config,
     );
   });
 
@@ -350,6 +367,110 @@ describe(SubnamesService.name, () => {
       expect((error as DomainError).code).toBe('FORBIDDEN_PARENT');
       expect(repository.deleteByFullName).not.toHaveBeenCalled();
       expect(audit.record).not.toHaveBeenCalled();
+    });
+  });
+  describe('reads through the subname cache', () => {
+    it('GET answers the stored entity whole from one load; a name not stored is a 404, cached as well', async () => {
+      const stored = entity('alice.oak.eth');
+      repository.findByFullName.mockImplementation(async (_m: EntityManager, name: string) =>
+        name === 'alice.oak.eth' ? stored : null,
+      );
+      const first = await sut.findOrFail('alice.oak.eth');
+      expect(await sut.findOrFail('alice.oak.eth')).toEqual(first);
+      expect(first).toEqual({
+        id: 'id-alice',
+        fullName: 'alice.oak.eth',
+        parentName: 'oak.eth',
+        label: 'alice',
+        texts: {},
+        addresses: { eth: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+        metadata: {},
+        namehash: `0x${'0'.repeat(64)}`,
+        contenthash: null,
+        owner: null,
+        ttl: null,
+        createdAt: '2026-11-22T10:00:00.000Z',
+        updatedAt: '2026-11-22T10:00:00.000Z',
+      });
+      for (let i = 0; i < 2; i++) {
+        await expect(sut.findOrFail('bob.oak.eth')).rejects.toMatchObject({ code: 'SUBNAME_NOT_FOUND' });
+      }
+      expect(repository.findByFullName.mock.calls.map((c) => c[1])).toEqual(['alice.oak.eth', 'bob.oak.eth']);
+    });
+
+    it('exists, records and GET share one cached entity (or null)', async () => {
+      repository.findByFullName.mockImplementation(async (_m: EntityManager, name: string) =>
+        name === 'alice.oak.eth' ? entity(name) : null,
+      );
+      expect(await sut.exists('alice.oak.eth')).toBe(true);
+      expect(await sut.records('alice.oak.eth')).toMatchObject({ addresses: { '60': expect.any(String) } });
+      await sut.findOrFail('alice.oak.eth');
+      expect(await sut.exists('bob.oak.eth')).toBe(false);
+      expect(await sut.records('bob.oak.eth')).toBeNull();
+      expect(repository.findByFullName).toHaveBeenCalledTimes(2);
+    });
+
+    /** Caches `alice.oak.eth` as stored before the write, and answers `after` from then on. */
+    const storedThenChanged = async (after: SubnameEntity | null) => {
+      repository.findByFullName.mockResolvedValue(entity('alice.oak.eth'));
+      expect((await sut.findOrFail('alice.oak.eth')).owner).toBeNull();
+      repository.findByFullName.mockResolvedValue(after);
+    };
+    const owned = () => Object.assign(entity('alice.oak.eth'), { owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' });
+
+    it('an upsert evicts its name right after the commit: the next read sees the write', async () => {
+      await storedThenChanged(owned());
+      repository.upsert.mockResolvedValue({ entity: owned(), inserted: false, previous: entity('alice.oak.eth') });
+      const dto = (await pipe.transform(
+        { parentName: 'oak.eth', label: 'alice', owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' },
+        { type: 'body', metatype: CreateSubnameDto },
+      )) as CreateSubnameDto;
+      await sut.upsert(KEY, dto, BY);
+      expect(events).toEqual(['commit', 'evict alice.oak.eth']);
+      expect((await sut.findOrFail('alice.oak.eth')).owner).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
+      expect(await sut.exists('alice.oak.eth')).toBe(true);
+    });
+
+    it('a batch (the import path too) evicts every name right after its one commit', async () => {
+      await storedThenChanged(owned());
+      repository.findByFullName.mockImplementation(async (_m: EntityManager, name: string) =>
+        name === 'alice.oak.eth' ? owned() : entity(name),
+      );
+      await expect(sut.findOrFail('new.oak.eth')).resolves.toMatchObject({ fullName: 'new.oak.eth' });
+      repository.upsertMany.mockImplementation(async (_m: EntityManager, writes: SubnameWrite[]) =>
+        writes.map((w) => ({ entity: entity(w.fullName), inserted: false })),
+      );
+      const dto = (await pipe.transform(
+        {
+          items: [
+            { parentName: 'oak.eth', label: 'alice' },
+            { parentName: 'oak.eth', label: 'new' },
+          ],
+        },
+        { type: 'body', metatype: BatchSubnamesDto },
+      )) as BatchSubnamesDto;
+      await sut.upsertMany(KEY, dto, BY);
+      expect(events).toEqual(['commit', 'evict alice.oak.eth', 'evict new.oak.eth']);
+      expect((await sut.findOrFail('alice.oak.eth')).owner).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
+    });
+
+    it('a delete evicts its name right after the commit: the next read is a 404, and exists says false', async () => {
+      await storedThenChanged(null);
+      repository.deleteByFullName.mockResolvedValue(entity('alice.oak.eth'));
+      await sut.remove(KEY, 'alice.oak.eth', BY);
+      expect(events).toEqual(['commit', 'evict alice.oak.eth']);
+      await expect(sut.findOrFail('alice.oak.eth')).rejects.toMatchObject({ code: 'SUBNAME_NOT_FOUND' });
+      expect(await sut.exists('alice.oak.eth')).toBe(false);
+    });
+
+    it('a write that does not commit evicts nothing (the cached entity is still the stored one)', async () => {
+      await storedThenChanged(owned());
+      repository.deleteByFullName.mockRejectedValue(new Error('connection lost'));
+      await expect(sut.remove(KEY, 'alice.oak.eth', BY)).rejects.toThrow('connection lost');
+      repository.deleteByFullName.mockResolvedValue(null);
+      await expect(sut.remove(KEY, 'alice.oak.eth', BY)).rejects.toMatchObject({ code: 'SUBNAME_NOT_FOUND' });
+      expect(events).toEqual([]);
+      expect((await sut.findOrFail('alice.oak.eth')).owner).toBeNull();
     });
   });
 });

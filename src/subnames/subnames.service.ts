@@ -21,7 +21,6 @@ import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response'
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
 import { SubnameCache } from './subname-cache';
-import { SubnameChanges } from './subname-changes';
 import { RecordMap, SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import { QUOTA_REFUSED_SQLSTATE, SubnamesRepository, SubnameWrite } from './subnames.repository';
@@ -136,7 +135,6 @@ export class SubnamesService {
     private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: SubnameCache,
-    private readonly changes: SubnameChanges,
     private readonly config: AppConfig,
   ) {}
 
@@ -159,7 +157,7 @@ export class SubnamesService {
       const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
       return { subname: toSubnameResponse(entity), created: inserted, quota };
     });
-    this.changes.written([write.fullName]);
+    this.cache.written([write.fullName]);
     return result;
   }
 
@@ -200,7 +198,7 @@ export class SubnamesService {
       }));
       return { body: { created, updated: results.length - created, items }, quota };
     });
-    this.changes.written(writes.map((w) => w.fullName));
+    this.cache.written(writes.map((w) => w.fullName));
     return result;
   }
 
@@ -240,29 +238,32 @@ export class SubnamesService {
     }
   }
 
-  /** `fullName` comes normalised from the path DTO. */
+  /** `fullName` comes normalised from the path DTO. Through the subname cache, like resolution. */
   async findOrFail(fullName: string): Promise<SubnameResponse> {
-    const entity = await this.subnames.findByFullName(this.dataSource.manager, fullName);
+    const entity = await this.find(fullName);
     if (!entity) throw new SubnameNotFoundError(fullName);
     return toSubnameResponse(entity);
   }
 
-  /**
-   * The records of a stored subname by its normalised full name, or null when none is stored; through the
-   * subname cache, which reflects every write within a second on every replica.
-   */
+  /** The records of a stored subname by its normalised full name, or null when none is stored. */
   async records(fullName: string): Promise<SubnameRecords | null> {
-    const entity = await this.cache.get(fullName, () =>
-      this.subnames.findByFullName(this.dataSource.manager, fullName),
-    );
+    const entity = await this.find(fullName);
     if (!entity) return null;
     const { texts, addresses, contenthash, ttl } = entity;
     return { texts, addresses, contenthash, ttl };
   }
 
   /** Whether an offchain subname of this normalised full name exists (the mint refuses to sign one). */
-  exists(fullName: string): Promise<boolean> {
-    return this.subnames.existsByFullName(this.dataSource.manager, fullName);
+  async exists(fullName: string): Promise<boolean> {
+    return (await this.find(fullName)) !== null;
+  }
+
+  /**
+   * The stored subname (shared: not to be modified), through the subname cache: a write here is seen at once by
+   * this process, and within a second by every replica (CONTRACT section 9).
+   */
+  private find(fullName: string): Promise<SubnameEntity | null> {
+    return this.cache.get(fullName, () => this.subnames.findByFullName(this.dataSource.manager, fullName));
   }
 
   /** Search and list: both routes land here. Stable order (creation time, then id), so pages never overlap. */
@@ -289,6 +290,6 @@ export class SubnamesService {
       const before = auditedSubname(deleted);
       await this.audit.record(manager, { by, action: 'subname.delete', subject: fullName, before, after: null });
     });
-    this.changes.written([fullName]);
+    this.cache.written([fullName]);
   }
 }

@@ -1,0 +1,272 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Wallet } from 'ethers';
+import { Client } from 'pg';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { ADMIN_TOKEN } from './support/test-app';
+import { resetTestDatabase } from './support/test-database';
+
+const MINTER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const RECEIVER = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
+const LISTING = { price: '5000', fee: '100', paymentReceiver: RECEIVER, expirable: false, fuses: 0 };
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/**
+ * GET /subnames/{fullName} and the mint (its listing lookup and its existence check) read through in-process
+ * caches, and follow the rule of CONTRACT section 9: a change is seen at once by the process that made it, and
+ * within one second by every other replica. Two service processes on one database: A reads, B writes (or a
+ * statement on the database does); A's caches hold the old value and, with a proven change channel, would keep it
+ * for up to a minute if nothing told them otherwise.
+ */
+describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow the other replica within a second', () => {
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  let key: string;
+
+  beforeAll(async () => {
+    await resetTestDatabase();
+    const env = {
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'read-cache-')),
+      CCIP_SIGNER_KEY: Wallet.createRandom().privateKey,
+      MINT_MAINNET_SIGNER_KEY: Wallet.createRandom().privateKey,
+      MINT_TESTNET_SIGNER_KEY: Wallet.createRandom().privateKey,
+    };
+    [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+    const issued = await call(a, 'POST', '/admin/api-keys', { name: 'cache', parentNames: ['oak.eth'], quota: 1000 });
+    expect(issued.status).toBe(201);
+    key = issued.body.key as string;
+    expect((await putListing(b, 'mainnet/oak.eth', LISTING)).status).toBe(200);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  async function call(svc: ServiceProcess, method: string, path: string, body?: object): Promise<Answer> {
+    const headers: Record<string, string> = { 'x-admin-token': ADMIN_TOKEN };
+    if (key) headers['x-auth-token'] = key;
+    if (body) headers['content-type'] = 'application/json';
+    const res = await fetch(`${svc.url}/api/v1${path}`, {
+      method,
+      headers,
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+
+  const write = (svc: ServiceProcess, label: string, texts: Record<string, string> = {}) =>
+    call(svc, 'POST', '/subnames', {
+      parentName: 'oak.eth',
+      label,
+      texts: Object.entries(texts).map(([k, value]) => ({ key: k, value })),
+    });
+  const remove = (svc: ServiceProcess, fullName: string) => call(svc, 'DELETE', `/subnames/${fullName}`);
+  const get = (svc: ServiceProcess, fullName: string) => call(svc, 'GET', `/subnames/${fullName}`);
+  const putListing = (svc: ServiceProcess, path: string, body: object) =>
+    call(svc, 'PUT', `/admin/listings/${path}`, body);
+  const mint = (svc: ServiceProcess, label: string, parentName = 'oak.eth') =>
+    call(svc, 'POST', '/mint', { label, parentName, minterAddress: MINTER });
+
+  async function metric(svc: ServiceProcess, name: string): Promise<number> {
+    const text = await (await fetch(`${svc.url}/metrics`)).text();
+    const match = new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'm').exec(text);
+    return match ? Number(match[1]) : 0;
+  }
+
+  /** An answer without what differs between two requests: a problem's request id, a mint's clock and signature. */
+  const stable = ({ status, body }: Answer): Answer => {
+    const content = body?.content ? { ...body.content, expiry: undefined, signatureExpiry: undefined } : undefined;
+    return { status, body: { ...body, requestId: undefined, signature: undefined, content } };
+  };
+
+  /** Reads on A until `done` holds, for at most one second after the change; the last answer. */
+  async function seenWithinOneSecond(read: () => Promise<Answer>, done: (r: Answer) => boolean): Promise<Answer> {
+    const deadline = Date.now() + 1000;
+    let last: Answer;
+    do {
+      last = await read();
+      if (done(last)) return last;
+      await new Promise((r) => setTimeout(r, 20));
+    } while (Date.now() < deadline);
+    return last;
+  }
+
+  /**
+   * `read` answers from A's `cache` (a hit), and (on PostgreSQL) A has proven its change channel, so that the
+   * entry would outlive a second but for the change notifications. Reads until both hold (a loaded machine may
+   * need a few rounds).
+   */
+  async function warm(cache: 'subnames' | 'listings', read: () => Promise<Answer>): Promise<Answer> {
+    const first = await read();
+    const hit = `cache_lookups_total{cache="${cache}",result="hit"}`;
+    const until = Date.now() + 5000;
+    let last: Answer;
+    let state: { cached: boolean; proven: boolean };
+    do {
+      const hits = await metric(a, hit);
+      last = await read();
+      state = {
+        cached: (await metric(a, hit)) > hits,
+        proven: (await metric(a, 'subname_changes_channel_up')) === (onPostgres ? 1 : 0),
+      };
+      if (state.cached && state.proven) break;
+      await new Promise((r) => setTimeout(r, 50));
+    } while (Date.now() < until);
+    expect(stable(last)).toEqual(stable(first));
+    expect(state).toEqual({ cached: true, proven: true });
+    return first;
+  }
+
+  describe('GET /subnames/{fullName} on A', () => {
+    it('shows an update made through B within a second, the whole subname as B answered it', async () => {
+      expect((await write(b, 'alice', { description: '1' })).status).toBe(201);
+      expect((await warm('subnames', () => get(a, 'alice.oak.eth'))).body.texts).toEqual({ description: '1' });
+      const updated = await write(b, 'alice', { description: '2' });
+      expect(updated.status).toBe(200);
+      const seen = await seenWithinOneSecond(
+        () => get(a, 'alice.oak.eth'),
+        (r) => r.body.texts?.description === '2',
+      );
+      expect(seen).toEqual({ status: 200, body: updated.body });
+      expect(seen.body.updatedAt).not.toBe(seen.body.createdAt);
+    });
+
+    it('answers 404 within a second of a delete through B, and the name again once B recreates it', async () => {
+      await warm('subnames', () => get(a, 'alice.oak.eth'));
+      expect((await remove(b, 'alice.oak.eth')).status).toBe(204);
+      const gone = await seenWithinOneSecond(
+        () => get(a, 'alice.oak.eth'),
+        (r) => r.status === 404,
+      );
+      expect(gone).toMatchObject({ status: 404, body: { code: 'SUBNAME_NOT_FOUND' } });
+      // A now holds the absence.
+      await warm('subnames', () => get(a, 'alice.oak.eth'));
+      const created = await write(b, 'alice', { description: '3' });
+      expect(created.status).toBe(201);
+      const back = await seenWithinOneSecond(
+        () => get(a, 'alice.oak.eth'),
+        (r) => r.status === 200,
+      );
+      expect(back).toEqual({ status: 200, body: created.body });
+    });
+  });
+
+  describe('POST /mint on A', () => {
+    it('refuses a name within a second of its creation through B, and signs it again after its delete', async () => {
+      expect((await warm('subnames', () => mint(a, 'carol'))).status).toBe(200);
+      expect((await write(b, 'carol')).status).toBe(201);
+      const taken = await seenWithinOneSecond(
+        () => mint(a, 'carol'),
+        (r) => r.status === 409,
+      );
+      expect(taken).toMatchObject({ status: 409, body: { code: 'SUBNAME_TAKEN' } });
+      await warm('subnames', () => mint(a, 'carol'));
+      expect((await remove(b, 'carol.oak.eth')).status).toBe(204);
+      const free = await seenWithinOneSecond(
+        () => mint(a, 'carol'),
+        (r) => r.status === 200,
+      );
+      expect(free.status).toBe(200);
+      expect(free.body.content.label).toBe('carol');
+    });
+
+    it("prices with a listing changed through B's admin route within a second; active: false is a 404", async () => {
+      expect((await warm('listings', () => mint(a, 'dave'))).body.content.price).toBe('5000');
+      expect((await putListing(b, 'mainnet/oak.eth', { ...LISTING, price: '7000' })).status).toBe(200);
+      const repriced = await seenWithinOneSecond(
+        () => mint(a, 'dave'),
+        (r) => r.body.content?.price === '7000',
+      );
+      expect(repriced.status).toBe(200);
+      expect(repriced.body.content).toMatchObject({ price: '7000', fee: '100', paymentReceiver: RECEIVER });
+
+      await warm('listings', () => mint(a, 'dave'));
+      expect((await putListing(b, 'mainnet/oak.eth', { ...LISTING, price: '7000', active: false })).status).toBe(200);
+      const closed = await seenWithinOneSecond(
+        () => mint(a, 'dave'),
+        (r) => r.status === 404,
+      );
+      expect(closed).toMatchObject({ status: 404, body: { code: 'LISTING_NOT_FOUND' } });
+
+      await warm('listings', () => mint(a, 'dave'));
+      expect((await putListing(b, 'mainnet/oak.eth', LISTING)).status).toBe(200);
+      const open = await seenWithinOneSecond(
+        () => mint(a, 'dave'),
+        (r) => r.status === 200,
+      );
+      expect(open.body.content.price).toBe('5000');
+    });
+
+    it('signs under a parent within a second of its listing through B (A had cached its absence), until its delete', async () => {
+      expect(await warm('listings', () => mint(a, 'erin', 'pine.eth'))).toMatchObject({ status: 404 });
+      expect((await putListing(b, 'mainnet/pine.eth', { ...LISTING, price: '42' })).status).toBe(200);
+      const listed = await seenWithinOneSecond(
+        () => mint(a, 'erin', 'pine.eth'),
+        (r) => r.status === 200,
+      );
+      expect(listed.body.content?.price).toBe('42');
+      await warm('listings', () => mint(a, 'erin', 'pine.eth'));
+      expect((await call(b, 'DELETE', '/admin/listings/mainnet/pine.eth')).status).toBe(204);
+      const delisted = await seenWithinOneSecond(
+        () => mint(a, 'erin', 'pine.eth'),
+        (r) => r.status === 404,
+      );
+      expect(delisted).toMatchObject({ status: 404, body: { code: 'LISTING_NOT_FOUND' } });
+    });
+
+    it('follows a listing changed by a statement on the database (the trigger covers every writer)', async () => {
+      expect((await warm('listings', () => mint(a, 'fred'))).body.content.price).toBe('5000');
+      const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`UPDATE listings SET price = 9000 WHERE network = 'mainnet' AND parent_name = 'oak.eth'`);
+      } finally {
+        await client.end();
+      }
+      const seen = await seenWithinOneSecond(
+        () => mint(a, 'fred'),
+        (r) => r.body.content?.price === '9000',
+      );
+      expect(seen.body.content?.price).toBe('9000');
+      expect((await putListing(b, 'mainnet/oak.eth', LISTING)).status).toBe(200);
+    });
+  });
+
+  describe('one process reads its own writes at once', () => {
+    it('GET after an update, a delete and a create on A answers each write on the very next request', async () => {
+      expect((await write(a, 'gina', { description: '1' })).status).toBe(201);
+      await warm('subnames', () => get(a, 'gina.oak.eth'));
+      const updated = await write(a, 'gina', { description: '2' });
+      expect(await get(a, 'gina.oak.eth')).toEqual({ status: 200, body: updated.body });
+      expect((await remove(a, 'gina.oak.eth')).status).toBe(204);
+      expect(await get(a, 'gina.oak.eth')).toMatchObject({ status: 404, body: { code: 'SUBNAME_NOT_FOUND' } });
+      const created = await write(a, 'gina', { description: '3' });
+      expect(created.status).toBe(201);
+      expect(await get(a, 'gina.oak.eth')).toEqual({ status: 200, body: created.body });
+    });
+
+    it("the mint on A sees A's own subname and listing changes on the very next request", async () => {
+      expect((await warm('subnames', () => mint(a, 'hank'))).status).toBe(200);
+      expect((await write(a, 'hank')).status).toBe(201);
+      expect(await mint(a, 'hank')).toMatchObject({ status: 409, body: { code: 'SUBNAME_TAKEN' } });
+      expect((await remove(a, 'hank.oak.eth')).status).toBe(204);
+      expect((await mint(a, 'hank')).status).toBe(200);
+
+      await warm('listings', () => mint(a, 'hank'));
+      expect((await putListing(a, 'mainnet/oak.eth', { ...LISTING, price: '6000' })).status).toBe(200);
+      expect((await mint(a, 'hank')).body.content.price).toBe('6000');
+      expect((await putListing(a, 'mainnet/oak.eth', { ...LISTING, active: false })).status).toBe(200);
+      expect(await mint(a, 'hank')).toMatchObject({ status: 404, body: { code: 'LISTING_NOT_FOUND' } });
+      expect((await putListing(a, 'mainnet/oak.eth', LISTING)).status).toBe(200);
+      expect((await mint(a, 'hank')).body.content.price).toBe('5000');
+    });
+  });
+});
