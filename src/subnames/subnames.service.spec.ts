@@ -51,6 +51,7 @@ describe(SubnamesService.name, () => {
     deleteByFullName: jest.Mock;
     findByFullName: jest.Mock;
     upsert: jest.Mock;
+    createCharged: jest.Mock;
     upsertMany: jest.Mock;
     exportPage: jest.Mock;
   };

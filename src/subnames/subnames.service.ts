@@ -148,7 +148,7 @@ export class SubnamesService {
     // Most writes create: one statement creates, records and charges. A name that exists is updated below.
     const created = await this.createCharged(write, by);
     if (created) {
-      this.changes.written([write.fullName]);
+      this.cache.written([write.fullName]);
       return { subname: toSubnameResponse(created.entity), created: true, quota: toQuotaView(created.quota) };
     }
     const result = await this.dataSource.transaction(async (manager) => {
