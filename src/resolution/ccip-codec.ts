@@ -304,13 +304,18 @@ function decodeQuery(
   return query;
 }
 
+/** The bytes of 0x-prefixed hex (whole bytes, any letter case), or null for anything else. */
+function hexBytes(value: unknown): Buffer | null {
+  if (typeof value !== 'string' || !value.startsWith('0x') || value.length % 2 !== 0) return null;
+  const bytes = Buffer.from(value.slice(2), 'hex');
+  // Buffer stops at the first character that is not hex.
+  return bytes.length * 2 === value.length - 2 ? bytes : null;
+}
+
 /** The bytes of 0x-prefixed hex calldata; anything else is refused as `data`. */
 export function calldataBytes(data: string): Buffer {
-  const refuse = () => new CalldataError('data', 'must be 0x-prefixed hex bytes');
-  if (typeof data !== 'string' || !data.startsWith('0x') || data.length % 2 !== 0) throw refuse();
-  const bytes = Buffer.from(data.slice(2), 'hex');
-  // Buffer stops at the first character that is not hex.
-  if (bytes.length * 2 !== data.length - 2) throw refuse();
+  const bytes = hexBytes(data);
+  if (!bytes) throw new CalldataError('data', 'must be 0x-prefixed hex bytes');
   return bytes;
 }
 
@@ -345,14 +350,14 @@ export type QueryValue = string;
 /** Bytes given as 0x-hex (any letter case) or as bytes, as ethers' BytesLike. */
 export type Bytes = string | Uint8Array;
 
-const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT64_LIMIT = 1n << 64n;
 
 function bytesOf(value: Bytes): Uint8Array {
   if (value instanceof Uint8Array) return value;
-  if (typeof value !== 'string' || !HEX_BYTES.test(value)) throw new TypeError(`not hex bytes: ${String(value)}`);
-  return Buffer.from(value.slice(2), 'hex');
+  const bytes = hexBytes(value);
+  if (!bytes) throw new TypeError(`not hex bytes: ${String(value)}`);
+  return bytes;
 }
 
 /** 0x-hex of bytes, lower case. */
