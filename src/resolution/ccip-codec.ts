@@ -1,32 +1,26 @@
 /**
- * The bytes of CONTRACT section 9, decoded and encoded with ethers' ABI coder: the outer resolve(bytes,bytes)
- * call a resolver hands to the gateway, the DNS-encoded name in it, the inner resolver calls, and the answers.
- * Pure functions; a CalldataError names the part of the request that is wrong.
+ * The bytes of CONTRACT section 9: the outer resolve(bytes,bytes) call a resolver hands to the gateway, the
+ * DNS-encoded name in it, the inner resolver calls, and the answers. Decoded and encoded by hand, straight from
+ * and into bytes: decoding accepts exactly the calldata ethers' Interface.decodeFunctionData accepts (offsets
+ * anywhere, padding and trailing bytes unread, at most 1024 times the data read) and gives the same values;
+ * ccip-codec.equivalence.spec.ts proves both against ethers. Pure functions (with bounded memos of pure results);
+ * a CalldataError names the part of the request that is wrong.
  */
-import { AbiCoder, type BytesLike, FunctionFragment, getBytes, Interface, isHexString, namehash } from 'ethers';
+import { keccak_256 } from '@noble/hashes/sha3';
 import { NameError, normalizeName } from '../common/ens';
 
 export const RESOLVE_SELECTOR = '0x9061b923';
 
-/** ENSIP-10's resolve and the resolver functions the gateway answers (ENSIP-1, -9, -5, -7, and multicall). */
-export const RESOLVER_ABI = new Interface([
-  'function resolve(bytes name, bytes data) view returns (bytes)',
-  'function addr(bytes32 node) view returns (address)',
-  'function addr(bytes32 node, uint256 coinType) view returns (bytes)',
-  'function text(bytes32 node, string key) view returns (string)',
-  'function contenthash(bytes32 node) view returns (bytes)',
-  'function multicall(bytes[] data) returns (bytes[] results)',
-]);
-
-const fn = (signature: string): FunctionFragment => RESOLVER_ABI.getFunction(signature)!;
-const RESOLVE = fn('resolve(bytes,bytes)');
-const ADDR = fn('addr(bytes32)');
-const ADDR_COIN = fn('addr(bytes32,uint256)');
-const TEXT = fn('text(bytes32,string)');
-const CONTENTHASH = fn('contenthash(bytes32)');
-const MULTICALL = fn('multicall(bytes[])');
-const ANSWERED = [ADDR, ADDR_COIN, TEXT, CONTENTHASH, MULTICALL];
-const ANSWERED_LIST = ANSWERED.map((f) => f.format('sighash')).join(', ');
+const SELECTOR = {
+  resolve: 0x9061b923,
+  addr: 0x3b3b57de,
+  addrCoin: 0xf1cb7e06,
+  text: 0x59d1d43c,
+  contenthash: 0xbc1c58d1,
+  multicall: 0xac9650d8,
+} as const;
+const ANSWERED_LIST =
+  'addr(bytes32), addr(bytes32,uint256), text(bytes32,string), contenthash(bytes32), multicall(bytes[])';
 
 /** A part of the calldata that is wrong; `field` is its path (`data.name`, `data.calls[1].node`). */
 export class CalldataError extends Error {
@@ -54,6 +48,12 @@ export interface ResolveRequest {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Strings of ABI data keep a leading BOM, as ethers' toUtf8String does. */
+const utf8KeepBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function hexOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+}
 
 /**
  * The name of a DNS wire-format encoding (RFC 1035 section 3.1, as ENSIP-10 uses it): length-prefixed labels up
@@ -103,81 +103,375 @@ function normalize(raw: string, field: string): string {
   }
 }
 
-/** The decoded arguments of `fragment` as plain values; ethers defers some decoding errors to the first read. */
-function decodeArgs(fragment: FunctionFragment, data: string, field: string): unknown[] {
-  try {
-    const result = RESOLVER_ABI.decodeFunctionData(fragment, data);
-    return result.toArray(true) as unknown[];
-  } catch {
-    throw new CalldataError(field, `does not decode as ${fragment.format('sighash')}`);
+/** Nodes of recently hashed parents: names asked for share a few parents, and keccak is the cost of a new name. */
+const parentNodes = new Map<string, Uint8Array>();
+const PARENT_NODES_KEPT = 1024;
+const PARENT_KEY_MAX_CHARS = 256;
+const ROOT_NODE: Uint8Array = new Uint8Array(32);
+
+/**
+ * ENSIP-1 namehash of a normalised name, over bytes: keccak256(parent node ‖ keccak256(label)), the parent's node
+ * remembered, so a name under a known parent costs two hashes.
+ */
+export function namehashBytes(normalizedName: string): Uint8Array {
+  const dot = normalizedName.indexOf('.');
+  let parentNode = ROOT_NODE;
+  if (dot !== -1) {
+    const parent = normalizedName.slice(dot + 1);
+    const known = parentNodes.get(parent);
+    if (known) parentNode = known;
+    else {
+      parentNode = namehashBytes(parent);
+      if (parent.length <= PARENT_KEY_MAX_CHARS) {
+        if (parentNodes.size >= PARENT_NODES_KEPT) parentNodes.clear();
+        parentNodes.set(parent, parentNode);
+      }
+    }
+  }
+  const pair = new Uint8Array(64);
+  pair.set(parentNode, 0);
+  pair.set(keccak_256(Buffer.from(dot === -1 ? normalizedName : normalizedName.slice(0, dot), 'utf8')), 32);
+  return keccak_256(pair);
+}
+
+interface DecodedName {
+  name: string;
+  node: string;
+  nodeBytes: Uint8Array;
+}
+
+/** Names recently decoded, by their DNS encoding: a resolver asks for the same few names again and again. */
+const names = new Map<string, DecodedName>();
+const NAMES_KEPT = 1024;
+const NAME_KEY_MAX_BYTES = 256;
+
+/** The DNS-encoded name decoded, ENSIP-15 normalised and hashed; refusals are not remembered. */
+function decodeName(dns: Uint8Array): DecodedName {
+  const key =
+    dns.length <= NAME_KEY_MAX_BYTES ? Buffer.from(dns.buffer, dns.byteOffset, dns.length).toString('latin1') : null;
+  const known = key === null ? undefined : names.get(key);
+  if (known) return known;
+  const name = normalize(decodeDnsName(dns), 'data.name');
+  const nodeBytes = namehashBytes(name);
+  const decoded = { name, node: `0x${hexOf(nodeBytes)}`, nodeBytes };
+  if (key !== null) {
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(key, decoded);
+  }
+  return decoded;
+}
+
+/** Thrown inside the reader; the caller turns it into a CalldataError naming the call. */
+const UNDECODABLE = Symbol('undecodable');
+const WORD = 32;
+/** ethers refuses ABI data whose decoding reads more than this many times its length (its issue #4537). */
+const MAX_INFLATION = 1024;
+
+/**
+ * The arguments of one call (its calldata after the selector), read the way ethers' ABI Reader reads them: every
+ * word and every padded byte string must lie inside the data, an offset or length must be a safe integer, all that
+ * is read must stay within `maxInflation` times the data (ethers' default, 1024), and offsets are not otherwise
+ * checked.
+ */
+export class ArgsReader {
+  private bytesRead = 0;
+  readonly length: number;
+
+  constructor(
+    readonly data: Uint8Array,
+    private readonly maxInflation = MAX_INFLATION,
+  ) {
+    this.length = data.length;
+  }
+
+  private count(n: number): void {
+    this.bytesRead += n;
+    if (this.bytesRead > this.maxInflation * this.length) throw UNDECODABLE;
+  }
+
+  /** The 32-byte word at `pos`, checked to lie inside the data; returns `pos`. */
+  word(pos: number): number {
+    if (pos + WORD > this.length) throw UNDECODABLE;
+    this.count(WORD);
+    return pos;
+  }
+
+  /** The word at `pos` as an offset or length: ethers refuses one above Number.MAX_SAFE_INTEGER. */
+  index(pos: number): number {
+    const d = this.data;
+    this.word(pos);
+    for (let i = pos; i < pos + 25; i++) if (d[i] !== 0) throw UNDECODABLE;
+    if (d[pos + 25] > 0x1f) throw UNDECODABLE;
+    let n = 0;
+    for (let i = pos + 25; i < pos + WORD; i++) n = n * 256 + d[i];
+    return n;
+  }
+
+  /** The dynamic `bytes` whose length word is at `pos`: its content, which must fit with its padding. */
+  bytes(pos: number): Uint8Array {
+    const length = this.index(pos);
+    const padded = Math.ceil(length / WORD) * WORD;
+    if (pos + WORD + padded > this.length) throw UNDECODABLE;
+    this.count(length);
+    return this.data.subarray(pos + WORD, pos + WORD + length);
+  }
+
+  /** The `bytes` argument whose offset (from `base`) is in the head word at `head`. */
+  bytesAt(head: number, base = 0): Uint8Array {
+    return this.bytes(base + this.index(head));
+  }
+
+  /** The `bytes[]` argument whose offset is in the head word at `head`. */
+  bytesArrayAt(head: number): Uint8Array[] {
+    const pos = this.index(head);
+    const n = this.index(pos);
+    // ethers' rough bound against a stray length: each element takes a word from the array on.
+    if (n * WORD > this.length - pos) throw UNDECODABLE;
+    const elements: Uint8Array[] = [];
+    for (let i = 0; i < n; i++) elements.push(this.bytesAt(pos + WORD + i * WORD, pos + WORD));
+    return elements;
+  }
+
+  /** The `string` argument whose offset is in the head word at `head`: strict UTF-8 as ethers' toUtf8String. */
+  stringAt(head: number): string {
+    const bytes = this.bytesAt(head);
+    try {
+      return utf8KeepBom.decode(bytes);
+    } catch {
+      throw UNDECODABLE;
+    }
   }
 }
 
-function checkNode(node: unknown, expected: string, name: string, field: string): void {
-  if (typeof node !== 'string' || node.toLowerCase() !== expected) {
-    throw new CalldataError(field, `is ${String(node)}, not the namehash of ${name} (${expected})`);
+/** Decodes the arguments of `call` (selector included) with `read`; any failure refuses the call. */
+function decodeArgs<T>(call: Uint8Array, signature: string, field: string, read: (args: ArgsReader) => T): T {
+  try {
+    return read(new ArgsReader(call.subarray(4)));
+  } catch (e) {
+    if (e !== UNDECODABLE) throw e;
+    throw new CalldataError(field, `does not decode as ${signature}`);
+  }
+}
+
+function selectorOf(call: Uint8Array): number {
+  return ((call[0] << 24) | (call[1] << 16) | (call[2] << 8) | call[3]) >>> 0;
+}
+
+function checkNode(call: Uint8Array, request: DecodedName, field: string): void {
+  const node = call.subarray(4, 4 + WORD);
+  for (let i = 0; i < WORD; i++) {
+    if (node[i] !== request.nodeBytes[i]) {
+      throw new CalldataError(field, `is 0x${hexOf(node)}, not the namehash of ${request.name} (${request.node})`);
+    }
   }
 }
 
 /** One inner call: the record it asks for after checking its node, or a multicall's calls where allowed. */
 function decodeQuery(
-  call: string,
-  request: { name: string; node: string },
+  call: Uint8Array,
+  request: DecodedName,
   fields: { call: string; node: string },
   allowMulticall: boolean,
-): RecordQuery | string[] {
-  const selector = call.slice(0, 10).toLowerCase();
-  const fragment = ANSWERED.find((f) => f.selector === selector);
-  if (call.length < 10) throw new CalldataError(fields.call, 'is shorter than a function selector');
-  if (!fragment || (fragment === MULTICALL && !allowMulticall)) {
-    throw new CalldataError(fields.call, `calls ${selector}; the gateway answers ${ANSWERED_LIST} (not nested)`, true);
+): RecordQuery | Uint8Array[] {
+  if (call.length < 4) throw new CalldataError(fields.call, 'is shorter than a function selector');
+  const selector = selectorOf(call);
+  if (selector === SELECTOR.multicall && allowMulticall) {
+    return decodeArgs(call, 'multicall(bytes[])', fields.call, (args) => args.bytesArrayAt(0));
   }
-  const args = decodeArgs(fragment, call, fields.call);
-  if (fragment === MULTICALL) return args[0] as string[];
-  checkNode(args[0], request.node, request.name, fields.node);
-  if (fragment === ADDR) return { kind: 'addr' };
-  if (fragment === ADDR_COIN) return { kind: 'addrCoin', coinType: args[1] as bigint };
-  if (fragment === TEXT) return { kind: 'text', key: args[1] as string };
-  return { kind: 'contenthash' };
+  let query: RecordQuery;
+  if (selector === SELECTOR.addr) {
+    decodeArgs(call, 'addr(bytes32)', fields.call, (args) => args.word(0));
+    query = { kind: 'addr' };
+  } else if (selector === SELECTOR.addrCoin) {
+    const coin = decodeArgs(call, 'addr(bytes32,uint256)', fields.call, (args) => (args.word(0), args.word(WORD)));
+    query = { kind: 'addrCoin', coinType: BigInt(`0x${hexOf(call.subarray(4 + coin, 4 + coin + WORD))}`) };
+  } else if (selector === SELECTOR.text) {
+    query = {
+      kind: 'text',
+      key: decodeArgs(call, 'text(bytes32,string)', fields.call, (args) => (args.word(0), args.stringAt(WORD))),
+    };
+  } else if (selector === SELECTOR.contenthash) {
+    decodeArgs(call, 'contenthash(bytes32)', fields.call, (args) => args.word(0));
+    query = { kind: 'contenthash' };
+  } else {
+    throw new CalldataError(
+      fields.call,
+      `calls 0x${hexOf(call.subarray(0, 4))}; the gateway answers ${ANSWERED_LIST} (not nested)`,
+      true,
+    );
+  }
+  checkNode(call, request, fields.node);
+  return query;
+}
+
+/** The bytes of 0x-prefixed hex (whole bytes, any letter case), or null for anything else. */
+function hexBytes(value: unknown): Buffer | null {
+  if (typeof value !== 'string' || !value.startsWith('0x') || value.length % 2 !== 0) return null;
+  const bytes = Buffer.from(value.slice(2), 'hex');
+  // Buffer stops at the first character that is not hex.
+  return bytes.length * 2 === value.length - 2 ? bytes : null;
+}
+
+/** The bytes of 0x-prefixed hex calldata; anything else is refused as `data`. */
+export function calldataBytes(data: string): Buffer {
+  const bytes = hexBytes(data);
+  if (!bytes) throw new CalldataError('data', 'must be 0x-prefixed hex bytes');
+  return bytes;
 }
 
 /**
  * Decodes the calldata of resolve(bytes name, bytes data) (selector 0x9061b923): the DNS-encoded name, ENSIP-15
  * normalised, and the inner call(s), each of whose node must be the namehash of that name.
  */
-export function decodeResolveCall(data: string): ResolveRequest {
-  if (!isHexString(data) || data.length % 2 !== 0) throw new CalldataError('data', 'must be 0x-prefixed hex bytes');
-  const selector = data.slice(0, 10).toLowerCase();
-  if (data.length < 10 || selector !== RESOLVE_SELECTOR) {
+export function decodeResolveBytes(data: Uint8Array): ResolveRequest {
+  if (data.length < 4 || selectorOf(data) !== SELECTOR.resolve) {
     throw new CalldataError('data', `is not a resolve(bytes,bytes) call (selector ${RESOLVE_SELECTOR})`);
   }
-  const [dnsName, call] = decodeArgs(RESOLVE, data, 'data') as [string, string];
-  const name = normalize(decodeDnsName(getBytes(dnsName)), 'data.name');
-  const request = { name, node: namehash(name) };
+  const [dns, call] = decodeArgs(data, 'resolve(bytes,bytes)', 'data', (args) => [args.bytesAt(0), args.bytesAt(WORD)]);
+  const request = decodeName(dns);
+  const { name, node } = request;
   const top = decodeQuery(call, request, { call: 'data.call', node: 'data.node' }, true);
-  if (!Array.isArray(top)) return { ...request, queries: [top], multicall: false };
+  if (!Array.isArray(top)) return { name, node, queries: [top], multicall: false };
   const queries = top.map(
     (element, i) =>
       decodeQuery(element, request, { call: `data.calls[${i}]`, node: `data.calls[${i}].node` }, false) as RecordQuery,
   );
-  return { ...request, queries, multicall: true };
+  return { name, node, queries, multicall: true };
+}
+
+/** decodeResolveBytes of 0x-hex calldata. */
+export function decodeResolveCall(data: string): ResolveRequest {
+  return decodeResolveBytes(calldataBytes(data));
 }
 
 /** The value a query's function returns: an address, bytes or a string. */
 export type QueryValue = string;
 
+/** Bytes given as 0x-hex (any letter case) or as bytes, as ethers' BytesLike. */
+export type Bytes = string | Uint8Array;
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const UINT64_LIMIT = 1n << 64n;
+
+function bytesOf(value: Bytes): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  const bytes = hexBytes(value);
+  if (!bytes) throw new TypeError(`not hex bytes: ${String(value)}`);
+  return bytes;
+}
+
+/** 0x-hex of bytes, lower case. */
+export function toHex(bytes: Uint8Array): string {
+  return `0x${hexOf(bytes)}`;
+}
+
+/** A length rounded up to whole words. */
+function padded(length: number): number {
+  return Math.ceil(length / WORD) * WORD;
+}
+
+/** Writes a safe integer as a big-endian word at `pos` (over zeros). */
+function putWord(out: Uint8Array, pos: number, n: number): void {
+  for (let i = pos + WORD - 1; n > 0; i--, n = Math.floor(n / 256)) out[i] = n % 256;
+}
+
+/** Writes `value` as the tail of a dynamic `bytes` (length word, content, zero padding) at `pos`; returns its end. */
+function putBytes(out: Uint8Array, pos: number, value: Uint8Array): number {
+  putWord(out, pos, value.length);
+  out.set(value, pos + WORD);
+  return pos + WORD + padded(value.length);
+}
+
+/** abi.encode(bytes value): the answer of a function returning bytes. */
+export function encodeBytesResult(value: Uint8Array): Uint8Array {
+  const out = new Uint8Array(WORD + WORD + padded(value.length));
+  putWord(out, 0, WORD);
+  putBytes(out, WORD, value);
+  return out;
+}
+
+/** abi.encode(address value) of a 20-byte address, or of the zero address when null. */
+export function encodeAddressResult(address: Uint8Array | null): Uint8Array {
+  const out = new Uint8Array(WORD);
+  if (address) out.set(address, WORD - 20);
+  return out;
+}
+
+const hasSurrogate = /[\ud800-\udfff]/;
+
+/**
+ * The UTF-8 bytes of a string as ethers' toUtf8Bytes makes them: a lone high surrogate is refused, a lone low one
+ * is written as its three-byte form (where Buffer would write U+FFFD).
+ */
+export function utf8Bytes(value: string): Uint8Array {
+  if (!hasSurrogate.test(value)) return Buffer.from(value, 'utf8');
+  const out: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push((c >> 6) | 0xc0, (c & 0x3f) | 0x80);
+    else if ((c & 0xfc00) === 0xd800) {
+      i++;
+      const c2 = value.charCodeAt(i);
+      if (i >= value.length || (c2 & 0xfc00) !== 0xdc00) throw new TypeError('invalid surrogate pair');
+      const pair = 0x10000 + ((c & 0x03ff) << 10) + (c2 & 0x03ff);
+      out.push((pair >> 18) | 0xf0, ((pair >> 12) & 0x3f) | 0x80, ((pair >> 6) & 0x3f) | 0x80, (pair & 0x3f) | 0x80);
+    } else out.push((c >> 12) | 0xe0, ((c >> 6) & 0x3f) | 0x80, (c & 0x3f) | 0x80);
+  }
+  return new Uint8Array(out);
+}
+
+/** abi.encode(string value). */
+export function encodeStringResult(value: string): Uint8Array {
+  return encodeBytesResult(utf8Bytes(value));
+}
+
+/** abi.encode(bytes[] results): the return value of multicall(bytes[]). */
+export function encodeBytesArrayResult(results: Uint8Array[]): Uint8Array {
+  let size = WORD + WORD + results.length * WORD;
+  for (const r of results) size += WORD + padded(r.length);
+  const out = new Uint8Array(size);
+  putWord(out, 0, WORD);
+  putWord(out, WORD, results.length);
+  const base = 2 * WORD;
+  let tail = results.length * WORD;
+  results.forEach((r, i) => {
+    putWord(out, base + i * WORD, tail);
+    tail = putBytes(out, base + tail, r) - base;
+  });
+  return out;
+}
+
 /** The ABI-encoded return value of the inner function, as a resolver would return it on chain. */
 export function encodeResult(query: RecordQuery, value: QueryValue): string {
-  const fragment = { addr: ADDR, addrCoin: ADDR_COIN, text: TEXT, contenthash: CONTENTHASH }[query.kind];
-  return RESOLVER_ABI.encodeFunctionResult(fragment, [value]);
+  switch (query.kind) {
+    case 'addr':
+      if (!ADDRESS.test(value)) throw new TypeError(`not an address: ${value}`);
+      return toHex(encodeAddressResult(bytesOf(value)));
+    case 'text':
+      return toHex(encodeStringResult(value));
+    default:
+      return toHex(encodeBytesResult(bytesOf(value)));
+  }
 }
 
 /** The return value of multicall(bytes[]): one encoded result per inner call. */
-export function encodeMulticallResult(results: string[]): string {
-  return RESOLVER_ABI.encodeFunctionResult(MULTICALL, [results]);
+export function encodeMulticallResult(results: Bytes[]): string {
+  return toHex(encodeBytesArrayResult(results.map(bytesOf)));
 }
 
 /** The gateway's response `data`: abi.encode(bytes result, uint64 expires, bytes signature). */
-export function encodeGatewayResponse(result: BytesLike, expires: bigint, signature: BytesLike): string {
-  return AbiCoder.defaultAbiCoder().encode(['bytes', 'uint64', 'bytes'], [result, expires, signature]);
+export function encodeGatewayResponse(result: Bytes, expires: bigint, signature: Bytes): string {
+  if (typeof expires !== 'bigint' || expires < 0n || expires >= UINT64_LIMIT) {
+    throw new RangeError(`expires ${String(expires)} is not a uint64`);
+  }
+  const r = bytesOf(result);
+  const s = bytesOf(signature);
+  const out = Buffer.alloc(3 * WORD + WORD + padded(r.length) + WORD + padded(s.length));
+  putWord(out, 0, 3 * WORD);
+  out.writeBigUInt64BE(expires, 2 * WORD - 8);
+  const end = putBytes(out, 3 * WORD, r);
+  putWord(out, 2 * WORD, end);
+  putBytes(out, end, s);
+  return `0x${out.toString('hex')}`;
 }

@@ -3,11 +3,14 @@ import { getAddress, hexlify, ZeroAddress } from 'ethers';
 import { contenthashBytes } from '../common/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
 import {
-  encodeMulticallResult,
-  encodeResult,
+  encodeAddressResult,
+  encodeBytesArrayResult,
+  encodeBytesResult,
+  encodeStringResult,
   type QueryValue,
   type RecordQuery,
   type ResolveRequest,
+  toHex,
 } from './ccip-codec';
 
 export const COIN_TYPE_ETH = 60n;
@@ -23,15 +26,41 @@ export function isEvmCoinType(coinType: bigint): boolean {
   return coinType === COIN_TYPE_ETH || (coinType > COIN_TYPE_DEFAULT && coinType <= MAX_COIN_TYPE);
 }
 
-/** The stored address of exactly this coin type in its ENSIP-9 binary form, or null. */
+/** Decoded stored addresses by coin type and text: decoding an EVM address checks its checksum, a keccak. */
+const decodedAddresses = new Map<string, Uint8Array | null>();
+const ADDRESSES_KEPT = 4096;
+const NONE = new Uint8Array(0);
+
+/** The ENSIP-9 binary form of an address as stored for a coin type, or null when it does not decode. */
+function decodeAddress(coinType: bigint, value: string): Uint8Array | null {
+  const key = `${coinType}:${value}`;
+  let bytes = decodedAddresses.get(key);
+  if (bytes === undefined) {
+    try {
+      bytes = getCoderByCoinType(Number(coinType)).decode(value);
+    } catch {
+      // Writes only store addresses that decode; a row that does not is answered as no record rather than a 500.
+      bytes = null;
+    }
+    if (decodedAddresses.size >= ADDRESSES_KEPT) decodedAddresses.clear();
+    decodedAddresses.set(key, bytes);
+  }
+  return bytes;
+}
+
+/** The stored address of exactly this coin type in its ENSIP-9 binary form, or null. Shared: never mutate it. */
 function storedAddressBytes(addresses: Record<string, string>, coinType: bigint): Uint8Array | null {
   if (coinType > MAX_COIN_TYPE || !Object.hasOwn(addresses, String(coinType))) return null;
-  try {
-    return getCoderByCoinType(Number(coinType)).decode(addresses[String(coinType)]);
-  } catch {
-    // Writes only store addresses that decode; a row that does not is answered as no record rather than a 500.
-    return null;
-  }
+  return decodeAddress(coinType, addresses[String(coinType)]);
+}
+
+/** The coin's own address, else the default EVM address for an EVM coin type, else null (ENSIP-19). */
+function addressOrDefault(records: SubnameRecords | null, coinType: bigint): Uint8Array | null {
+  if (!records) return null;
+  const own = storedAddressBytes(records.addresses, coinType);
+  if (own) return own;
+  if (!isEvmCoinType(coinType)) return null;
+  return storedAddressBytes(records.addresses, COIN_TYPE_DEFAULT);
 }
 
 /**
@@ -39,12 +68,22 @@ function storedAddressBytes(addresses: Record<string, string>, coinType: bigint)
  * addr(node, coinType) since ENSIP-19: the coin's own record, else the default EVM address for an EVM coin type.
  */
 export function addressBytes(records: SubnameRecords | null, coinType: bigint): string {
-  if (!records) return '0x';
-  const own = storedAddressBytes(records.addresses, coinType);
-  if (own) return hexlify(own);
-  if (!isEvmCoinType(coinType)) return '0x';
-  const fallback = storedAddressBytes(records.addresses, COIN_TYPE_DEFAULT);
-  return fallback ? hexlify(fallback) : '0x';
+  const bytes = addressOrDefault(records, coinType);
+  return bytes ? hexlify(bytes) : '0x';
+}
+
+/** Contenthash URIs in their ENSIP-7 binary form. */
+const contenthashes = new Map<string, Uint8Array>();
+const CONTENTHASHES_KEPT = 1024;
+
+function contenthashOf(uri: string): Uint8Array {
+  let bytes = contenthashes.get(uri);
+  if (bytes === undefined) {
+    bytes = Buffer.from(contenthashBytes(uri).slice(2), 'hex');
+    if (contenthashes.size >= CONTENTHASHES_KEPT) contenthashes.clear();
+    contenthashes.set(uri, bytes);
+  }
+  return bytes;
 }
 
 /** What the inner function returns for these records: a name that is not stored has every record empty. */
@@ -64,8 +103,29 @@ export function queryValue(query: RecordQuery, records: SubnameRecords | null): 
   }
 }
 
+/** encodeResult(query, queryValue(query, records)) as bytes, without the round trip through strings. */
+function resultBytes(query: RecordQuery, records: SubnameRecords | null): Uint8Array {
+  switch (query.kind) {
+    case 'addr': {
+      const address = addressOrDefault(records, COIN_TYPE_ETH);
+      return encodeAddressResult(address?.length === 20 ? address : null);
+    }
+    case 'addrCoin':
+      return encodeBytesResult(addressOrDefault(records, query.coinType) ?? NONE);
+    case 'text':
+      return encodeStringResult(records && Object.hasOwn(records.texts, query.key) ? records.texts[query.key] : '');
+    case 'contenthash':
+      return encodeBytesResult(records?.contenthash ? contenthashOf(records.contenthash) : NONE);
+  }
+}
+
 /** The ABI-encoded result of the request's inner call (for a multicall, bytes[] of each call's result). */
+export function answerBytes(request: ResolveRequest, records: SubnameRecords | null): Uint8Array {
+  const results = request.queries.map((q) => resultBytes(q, records));
+  return request.multicall ? encodeBytesArrayResult(results) : results[0];
+}
+
+/** answerBytes as 0x-hex. */
 export function answer(request: ResolveRequest, records: SubnameRecords | null): string {
-  const results = request.queries.map((q) => encodeResult(q, queryValue(q, records)));
-  return request.multicall ? encodeMulticallResult(results) : results[0];
+  return toHex(answerBytes(request, records));
 }

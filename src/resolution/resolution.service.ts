@@ -4,9 +4,15 @@ import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { SigningService } from '../signing/signing.service';
 import { SubnamesService } from '../subnames/subnames.service';
-import { CalldataError, decodeResolveCall, encodeGatewayResponse, type ResolveRequest } from './ccip-codec';
+import {
+  CalldataError,
+  calldataBytes,
+  decodeResolveBytes,
+  encodeGatewayResponse,
+  type ResolveRequest,
+} from './ccip-codec';
 import { CcipSignerResponse } from './dto/ccip-read.dto';
-import { answer } from './record-answers';
+import { answerBytes } from './record-answers';
 import { UnsupportedResolverCallError } from './resolution.errors';
 
 /** Cache lifetime of an answer for a name without a ttl of its own (CONTRACT section 9). */
@@ -19,14 +25,31 @@ export interface GatewayAnswer {
   maxAgeSeconds: number;
 }
 
-function decodeOrRefuse(data: string): ResolveRequest {
+/** The calldata's bytes and what they ask, or the 400 problem that names what is wrong. */
+function decodeOrRefuse(data: string): { bytes: Uint8Array; request: ResolveRequest } {
   try {
-    return decodeResolveCall(data);
+    const bytes = calldataBytes(data);
+    return { bytes, request: decodeResolveBytes(bytes) };
   } catch (e) {
     if (!(e instanceof CalldataError)) throw e;
     if (e.unsupported) throw new UnsupportedResolverCallError(e.field, e.message);
     throw new ValidationFailedError([{ field: e.field, message: e.message }]);
   }
+}
+
+/** Checksummed senders: the few resolver contracts that ask, without a keccak per request. */
+const senders = new Map<string, string>();
+const SENDERS_KEPT = 64;
+
+function checksummed(sender: string): string {
+  const lower = sender.toLowerCase();
+  let address = senders.get(lower);
+  if (address === undefined) {
+    address = getAddress(lower);
+    if (senders.size >= SENDERS_KEPT) senders.clear();
+    senders.set(lower, address);
+  }
+  return address;
 }
 
 /**
@@ -42,12 +65,12 @@ export class ResolutionService {
   ) {}
 
   async resolve(sender: string, data: string): Promise<GatewayAnswer> {
-    const request = decodeOrRefuse(data);
+    const { bytes, request } = decodeOrRefuse(data);
     const records = await this.subnames.records(request.name);
-    const result = answer(request, records);
+    const result = answerBytes(request, records);
     const lifetime = this.config.ccip.signatureTtlSeconds;
     const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
-    const signature = this.signing.signCcipAnswer(getAddress(sender.toLowerCase()), expires, data, result);
+    const signature = this.signing.signCcipAnswer(checksummed(sender), expires, bytes, result);
     return {
       data: encodeGatewayResponse(result, expires, signature),
       // A cached answer keeps at least half its signature's lifetime.
