@@ -97,16 +97,21 @@ export function nameProblem(raw: unknown, minLabels = 2): string | null {
 const parentNodes = new Map<string, Buffer>();
 const PARENT_NODES_KEPT = 1000;
 
+/** Longer parents are hashed every time rather than kept. */
+const PARENT_KEY_MAX_CHARS = 256;
+
 function nodeBytes(normalizedName: string): Buffer {
   let node = parentNodes.get(normalizedName);
   if (node === undefined) {
-    if (parentNodes.size >= PARENT_NODES_KEPT) parentNodes.clear();
     const dot = normalizedName.indexOf('.');
     node =
       dot === -1
         ? Buffer.from(namehash(normalizedName).slice(2), 'hex')
         : childNode(nodeBytes(normalizedName.slice(dot + 1)), normalizedName.slice(0, dot));
-    parentNodes.set(normalizedName, node);
+    if (normalizedName.length <= PARENT_KEY_MAX_CHARS) {
+      if (parentNodes.size >= PARENT_NODES_KEPT) parentNodes.clear();
+      parentNodes.set(normalizedName, node);
+    }
   }
   return node;
 }
@@ -125,8 +130,17 @@ function childNode(parent: Buffer, label: string): Buffer {
 export function nameHash(normalizedName: string): string {
   const dot = normalizedName.indexOf('.');
   if (dot === -1) return namehash(normalizedName);
-  const node = childNode(nodeBytes(normalizedName.slice(dot + 1)), normalizedName.slice(0, dot));
-  return `0x${node.toString('hex')}`;
+  return `0x${nameHashBytes(normalizedName).toString('hex')}`;
+}
+
+const ROOT_NODE = Buffer.alloc(32);
+
+/** nameHash as 32 bytes (the root, '', is 32 zero bytes). */
+export function nameHashBytes(normalizedName: string): Buffer {
+  if (normalizedName === '') return ROOT_NODE;
+  const dot = normalizedName.indexOf('.');
+  if (dot === -1) return childNode(ROOT_NODE, normalizedName);
+  return childNode(nodeBytes(normalizedName.slice(dot + 1)), normalizedName.slice(0, dot));
 }
 
 /** The namehash of a parent name (one the service signs or writes under again and again), remembered. */

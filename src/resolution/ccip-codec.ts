@@ -6,8 +6,7 @@
  * ccip-codec.equivalence.spec.ts proves both against ethers. Pure functions (with bounded memos of pure results);
  * a CalldataError names the part of the request that is wrong.
  */
-import { keccak_256 } from '@noble/hashes/sha3';
-import { NameError, normalizeName } from '../common/ens';
+import { nameHashBytes, NameError, normalizeName } from '../common/ens';
 
 export const RESOLVE_SELECTOR = '0x9061b923';
 
@@ -103,35 +102,9 @@ function normalize(raw: string, field: string): string {
   }
 }
 
-/** Nodes of recently hashed parents: names asked for share a few parents, and keccak is the cost of a new name. */
-const parentNodes = new Map<string, Uint8Array>();
-const PARENT_NODES_KEPT = 1024;
-const PARENT_KEY_MAX_CHARS = 256;
-const ROOT_NODE: Uint8Array = new Uint8Array(32);
-
-/**
- * ENSIP-1 namehash of a normalised name, over bytes: keccak256(parent node ‖ keccak256(label)), the parent's node
- * remembered, so a name under a known parent costs two hashes.
- */
+/** ENSIP-1 namehash of a normalised name as bytes (common/ens: parents' nodes remembered, native keccak). */
 export function namehashBytes(normalizedName: string): Uint8Array {
-  const dot = normalizedName.indexOf('.');
-  let parentNode = ROOT_NODE;
-  if (dot !== -1) {
-    const parent = normalizedName.slice(dot + 1);
-    const known = parentNodes.get(parent);
-    if (known) parentNode = known;
-    else {
-      parentNode = namehashBytes(parent);
-      if (parent.length <= PARENT_KEY_MAX_CHARS) {
-        if (parentNodes.size >= PARENT_NODES_KEPT) parentNodes.clear();
-        parentNodes.set(parent, parentNode);
-      }
-    }
-  }
-  const pair = new Uint8Array(64);
-  pair.set(parentNode, 0);
-  pair.set(keccak_256(Buffer.from(dot === -1 ? normalizedName : normalizedName.slice(0, dot), 'utf8')), 32);
-  return keccak_256(pair);
+  return nameHashBytes(normalizedName);
 }
 
 interface DecodedName {

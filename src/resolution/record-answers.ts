@@ -1,5 +1,6 @@
 import { getCoderByCoinType } from '@ensdomains/address-encoder';
-import { getAddress, hexlify, ZeroAddress } from 'ethers';
+import { hexlify, ZeroAddress } from 'ethers';
+import { checksumAddress } from '../common/evm-address';
 import { contenthashBytes } from '../common/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
 import {
@@ -92,7 +93,7 @@ export function queryValue(query: RecordQuery, records: SubnameRecords | null): 
     case 'addr': {
       // addr(bytes32) is addr(node, 60) as an address (the zero address when none).
       const bytes = addressBytes(records, COIN_TYPE_ETH);
-      return bytes.length === 2 + 40 ? getAddress(bytes) : ZeroAddress;
+      return bytes.length === 2 + 40 ? checksumAddress(bytes) : ZeroAddress;
     }
     case 'addrCoin':
       return addressBytes(records, query.coinType);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { getAddress } from 'ethers';
+import { checksumAddress } from '../common/evm-address';
 import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { SigningService } from '../signing/signing.service';
@@ -37,21 +37,6 @@ function decodeOrRefuse(data: string): { bytes: Uint8Array; request: ResolveRequ
   }
 }
 
-/** Checksummed senders: the few resolver contracts that ask, without a keccak per request. */
-const senders = new Map<string, string>();
-const SENDERS_KEPT = 64;
-
-function checksummed(sender: string): string {
-  const lower = sender.toLowerCase();
-  let address = senders.get(lower);
-  if (address === undefined) {
-    address = getAddress(lower);
-    if (senders.size >= SENDERS_KEPT) senders.clear();
-    senders.set(lower, address);
-  }
-  return address;
-}
-
 /**
  * The CCIP-Read gateway (ENSIP-10, EIP-3668): decodes what an offchain resolver asks, answers it from the stored
  * records (empty values for a name that is not stored) and signs the answer for that resolver.
@@ -70,7 +55,7 @@ export class ResolutionService {
     const result = answerBytes(request, records);
     const lifetime = this.config.ccip.signatureTtlSeconds;
     const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
-    const signature = this.signing.signCcipAnswer(checksummed(sender), expires, bytes, result);
+    const signature = this.signing.signCcipAnswer(checksumAddress(sender), expires, bytes, result);
     return {
       data: encodeGatewayResponse(result, expires, signature),
       // A cached answer keeps at least half its signature's lifetime.
