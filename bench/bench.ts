@@ -31,6 +31,7 @@ const POOL_SIZE = 10; // the service's DATABASE_POOL_SIZE default
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RESULTS = join(__dirname, 'results.json');
+export const SERVICE_NODE_OPTIONS = '--max-old-space-size=192';
 
 interface Row extends LoadResult {
   reference?: string;
@@ -226,6 +227,8 @@ async function startService(env: Record<string, string>, dbUrl: string, dir: str
   const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH,
+      // As the Dockerfile and `npm start` run it (runtime-flags.spec.ts keeps the three equal).
+      NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS ?? SERVICE_NODE_OPTIONS,
       NODE_ENV: 'production',
       PORT: String(port),
       DATABASE_URL: dbUrl,

@@ -10,7 +10,7 @@ export const CONFIRMATION_WINDOW_MS = 800;
 export const CONFIRMED_MAX_AGE_MS = 60_000;
 export const MAX_ENTRIES = 10_000;
 /** Rough bound on the characters held, so that large values (names with many records) cannot exhaust memory. */
-export const MAX_CHARS = 32 * 1024 * 1024;
+export const MAX_CHARS = 8 * 1024 * 1024;
 
 interface Entry<V> {
   value: V;
