@@ -9,11 +9,12 @@
  * The service runs as production runs it (NODE_ENV=production, request logs at info to a file), three times:
  * alone, with REDIS_URL (rate limits shared through Redis), and with WORKERS=2 (Node's cluster, both cores).
  * Each run gets a fresh PostgreSQL database from DATABASE_URL (default: the local server), dropped afterwards.
- * BENCH_RUNS=single,redis,cluster picks the runs (default: all three).
+ * BENCH_RUNS=single,redis,cluster picks the runs (default: all three); BENCH_SERVICE=<path of a dist/main.js>
+ * measures another build (an older commit's, for a before/after in one session).
  * Prints progress on stderr, the tables on stdout, and writes bench/results.json. Never part of `npm test`;
  * nothing here fails on a slow figure.
  */
-import { ChildProcess, fork, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +31,18 @@ const BATCH_CONNECTIONS = 4;
 const POOL_SIZE = 10; // the service's DATABASE_POOL_SIZE default
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const RESULTS = join(__dirname, 'results.json');
+const RESULTS = process.env.BENCH_RESULTS ?? join(__dirname, 'results.json');
 export const SERVICE_NODE_OPTIONS = '--max-old-space-size=192';
+/** The service to measure: this checkout's build, or BENCH_SERVICE (another build's dist/main.js, to compare). */
+const SERVICE_MAIN = process.env.BENCH_SERVICE ?? join(__dirname, '..', 'dist', 'main.js');
+
+function commit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: __dirname, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
 
 interface Row extends LoadResult {
   reference?: string;
@@ -224,7 +235,7 @@ async function pgReference(dbUrl: string): Promise<LoadResult> {
 async function startService(env: Record<string, string>, dbUrl: string, dir: string) {
   const port = await freePort();
   const log = openSync(join(dir, `service-${port}.log`), 'w');
-  const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [SERVICE_MAIN], {
     env: {
       PATH: process.env.PATH,
       // As the Dockerfile and `npm start` run it (runtime-flags.spec.ts keeps the three equal).
@@ -484,6 +495,7 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         date: new Date().toISOString(),
+        service: process.env.BENCH_SERVICE ?? `this checkout (${commit()})`,
         machine: { cores: cpus().length, model: cpus()[0]?.model, node: process.version },
         load: { generator: 'autocannon', connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS },
         references,
