@@ -54,7 +54,10 @@ interface Run {
   name: string;
   env: Record<string, string>;
   rows: Row[];
+  /** All processes together (a cluster's primary and workers). */
   peakRssMb: number;
+  /** The largest single process: what the 250 MB target is about. */
+  largestProcessMb: number;
   namesPerSecond?: { single: number; batch: number; ratio: number };
 }
 
@@ -102,20 +105,33 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-/** A memory figure (VmHWM: peak, VmRSS: now) of a process and its children (the cluster's workers), in MB. */
+function readProc(pid: number, file: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return ''; // exited meanwhile
+  }
+}
+
+/** The process and its descendants (a cluster's primary and its workers). */
+function processTree(pid: number): number[] {
+  const children = readProc(pid, `task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** A memory figure of one process (VmHWM: its peak, VmRSS: now), in MB. */
+function processMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024;
+}
+
+/** The same figure summed over the process tree. */
 function processTreeMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const read = (p: number, file: string) => {
-    try {
-      return readFileSync(`/proc/${p}/${file}`, 'utf8');
-    } catch {
-      return ''; // exited meanwhile
-    }
-  };
-  const figure = (p: number) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(read(p, 'status'))?.[1] ?? 0) / 1024;
-  const children = (p: number): number[] =>
-    read(p, `task/${p}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
-  const all = (p: number): number[] => [p, ...children(p).flatMap(all)];
-  return all(pid).reduce((sum, p) => sum + figure(p), 0);
+  return processTree(pid).reduce((sum, p) => sum + processMb(p, field), 0);
+}
+
+/** The peak of each process of the tree, in MB. */
+function processPeaksMb(pid: number): number[] {
+  return processTree(pid).map((p) => processMb(p, 'VmHWM'));
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
@@ -400,18 +416,24 @@ async function serviceRun(
     });
     rows.push({ ...mint, reference: echo.post.name, ratio: mint.throughput / echo.post.throughput, target: 0.5 });
   } finally {
-    const peak = processTreeMb(child.pid!, 'VmHWM');
+    const peaks = processPeaksMb(child.pid!);
+    const peak = peaks.reduce((a, b) => a + b, 0);
+    runsLargest.set(name, Math.max(...peaks));
     servicePid = undefined;
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     await db.drop();
     rmSync(dir, { recursive: true, force: true });
-    progress(`service ${name}: peak resident memory ${peak.toFixed(0)} MB`);
+    progress(
+      `service ${name}: peak resident memory ${peak.toFixed(0)} MB` +
+        (peaks.length > 1 ? ` (processes: ${peaks.map((p) => p.toFixed(0)).join(', ')} MB)` : ''),
+    );
     runsPeak.set(name, peak);
   }
-  return { name, env, rows, peakRssMb: runsPeak.get(name)!, namesPerSecond };
+  return { name, env, rows, peakRssMb: runsPeak.get(name)!, largestProcessMb: runsLargest.get(name)!, namesPerSecond };
 }
 const runsPeak = new Map<string, number>();
+const runsLargest = new Map<string, number>();
 
 function printRun(run: Run, references: LoadResult[]): void {
   const header = ['workload', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× reference', 'target'];
@@ -434,9 +456,11 @@ function printRun(run: Run, references: LoadResult[]): void {
   console.log(fmt(header));
   console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const l of lines) console.log(fmt(l));
+  const split =
+    run.peakRssMb !== run.largestProcessMb ? `, ${run.largestProcessMb.toFixed(0)} MB the largest process` : '';
   console.log(
-    `\npeak resident memory of the service: ${run.peakRssMb.toFixed(0)} MB (target ≤ 250 MB per process: ` +
-      `${run.peakRssMb <= 250 * Math.max(1, Number(run.env.WORKERS ?? 1)) ? 'met' : 'MISSED'})`,
+    `\npeak resident memory of the service: ${run.peakRssMb.toFixed(0)} MB${split} (target ≤ 250 MB per process: ` +
+      `${run.largestProcessMb <= 250 ? 'met' : 'MISSED'})`,
   );
   if (run.namesPerSecond) {
     console.log(

@@ -40,9 +40,9 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
 }
 
 /**
- * Everything main.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
+ * Everything serve.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
  * log, metrics, security headers, parsing, input safety, errors, validation, prefix. The order matters: everything before the body
- * parser also sees requests whose bodies it refuses. Signals are main.ts's business.
+ * parser also sees requests whose bodies it refuses. Signals are serve.ts's business.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const filter = new ProblemFilter();

@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { rootLogger } from './logger';
 
 /**
- * Nest's own logger through pino (main.ts calls app.useLogger): nestjs-pino's Logger over the root logger,
+ * Nest's own logger through pino (serve.ts calls app.useLogger): nestjs-pino's Logger over the root logger,
  * without its per-request middleware. The request logger that configureApp mounts (before body parsing, so that
  * refused bodies are logged too) keeps the request id for the lines logged while handling it.
  */

@@ -36,7 +36,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the whole application in process, with the same global setup as main.ts. */
+/** Boots the whole application in process, with the same global setup as serve.ts. */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
   options: { reset?: boolean } = { reset: true },
