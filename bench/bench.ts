@@ -1,7 +1,8 @@
 /**
  * npm run bench: the hot paths of a real service process beside reference limits measured in the same run, on the
  * same machine, with the same load generator (autocannon, BENCH_CONNECTIONS in flight, BENCH_SECONDS a workload):
- *   - the bare Express echo (bench/express-echo.ts, its own process): the most a route on Express can reach here;
+ *   - the bare Express echo (bench/express-echo.ts, its own process, measured right before each service run): the
+ *     most a route on Express can reach here;
  *   - the service's write (subname insert + exact quota charge in one transaction) sent straight to PostgreSQL
  *     with `pg`, BENCH_CONNECTIONS transactions in flight over a pool as large as the service's: the most a create
  *     can reach;
@@ -28,6 +29,7 @@ const ADMIN = 'bench-admin-token-0123456789';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BATCH_SIZE = 100;
 const BATCH_CONNECTIONS = 4;
+const SEARCH_PARENT_NAMES = 2000;
 const POOL_SIZE = 10; // the service's DATABASE_POOL_SIZE default
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -53,6 +55,8 @@ interface Row extends LoadResult {
 interface Run {
   name: string;
   env: Record<string, string>;
+  /** This run's references, measured right before it. */
+  echo: { get: LoadResult; post: LoadResult };
   rows: Row[];
   /** All processes together (a cluster's primary and workers). */
   peakRssMb: number;
@@ -277,12 +281,32 @@ async function startService(env: Record<string, string>, dbUrl: string, dir: str
 const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
 const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
 
-async function serviceRun(
-  name: string,
-  env: Record<string, string>,
-  echo: { get: LoadResult; post: LoadResult },
-  pgRef: { result?: LoadResult },
-): Promise<Run> {
+/** The bare Express echo, measured right before each service run so that both meet the same machine. */
+async function measureEcho(): Promise<{ get: LoadResult; post: LoadResult }> {
+  const server = await expressEcho();
+  try {
+    const get = await load({
+      name: 'reference: bare Express echo (GET)',
+      url: server.url,
+      next: (i) => ({ path: `/api/v1/subnames/c${i}.oak.eth` }),
+    });
+    const post = await load({
+      name: 'reference: bare Express echo (POST)',
+      url: server.url,
+      method: 'POST',
+      next: (i) => ({
+        path: '/api/v1/mint',
+        body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
+      }),
+    });
+    return { get, post };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function serviceRun(name: string, env: Record<string, string>, pgRef: { result?: LoadResult }): Promise<Run> {
+  const echo = await measureEcho();
   progress(
     `service ${name} (${
       Object.entries(env)
@@ -301,7 +325,7 @@ async function serviceRun(
     const issued = await fetch(`${url}/api/v1/admin/api-keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN },
-      body: JSON.stringify({ name: 'bench', parentNames: ['oak.eth'], quota: 2_000_000_000 }),
+      body: JSON.stringify({ name: 'bench', parentNames: ['oak.eth', 'pine.eth'], quota: 2_000_000_000 }),
     });
     const { key } = (await issued.json()) as { key: string };
     const keyed = { 'x-auth-token': key };
@@ -380,14 +404,25 @@ async function serviceRun(
     });
     rows.push({ ...ccip, reference: echo.get.name, ratio: ccip.throughput / echo.get.throughput, target: 0.5 });
 
+    // Search lists a parent of its own with a fixed 2,000 names (oak.eth holds as many as the writes above made).
+    for (let b = 0; b < SEARCH_PARENT_NAMES / BATCH_SIZE; b++) {
+      const seeded = await fetch(`${url}/api/v1/subnames/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...keyed },
+        body: JSON.stringify({
+          items: Array.from({ length: BATCH_SIZE }, (_, k) => ({ parentName: 'pine.eth', label: `s${b}-${k}` })),
+        }),
+      });
+      if (!seeded.ok) throw new Error(`seeding pine.eth answered ${seeded.status}`);
+    }
     rows.push(
       await load({
-        name: 'POST /subnames/search (one parent, pages 1-20)',
+        name: `POST /subnames/search (one parent of ${SEARCH_PARENT_NAMES}, pages 1-20)`,
         url,
         method: 'POST',
         next: (i) => ({
           path: '/api/v1/subnames/search',
-          body: JSON.stringify({ parentName: 'oak.eth', page: 1 + (i % 20), size: 25 }),
+          body: JSON.stringify({ parentName: 'pine.eth', page: 1 + (i % 20), size: 25 }),
         }),
       }),
     );
@@ -430,7 +465,15 @@ async function serviceRun(
     );
     runsPeak.set(name, peak);
   }
-  return { name, env, rows, peakRssMb: runsPeak.get(name)!, largestProcessMb: runsLargest.get(name)!, namesPerSecond };
+  return {
+    name,
+    env,
+    echo,
+    rows,
+    peakRssMb: runsPeak.get(name)!,
+    largestProcessMb: runsLargest.get(name)!,
+    namesPerSecond,
+  };
 }
 const runsPeak = new Map<string, number>();
 const runsLargest = new Map<string, number>();
@@ -479,25 +522,7 @@ async function main(): Promise<void> {
   progress(`${step}. signing rates, one core`);
   const signing: SigningRate[] = measureSigning();
 
-  const echoServer = await expressEcho();
-  const echoGet = await load({
-    name: 'reference: bare Express echo (GET)',
-    url: echoServer.url,
-    next: (i) => ({ path: `/api/v1/subnames/c${i}.oak.eth` }),
-  });
-  const echoPost = await load({
-    name: 'reference: bare Express echo (POST)',
-    url: echoServer.url,
-    method: 'POST',
-    next: (i) => ({
-      path: '/api/v1/mint',
-      body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
-    }),
-  });
-  await echoServer.stop();
-
   const pgRef: { result?: LoadResult } = {};
-  const echo = { get: echoGet, post: echoPost };
   const runs: Run[] = [];
   const only = process.env.BENCH_RUNS?.split(',');
   const configs: [string, string, Record<string, string>][] = [
@@ -507,13 +532,12 @@ async function main(): Promise<void> {
   ];
   for (const [key, name, env] of configs) {
     if (only && !only.includes(key)) continue;
-    runs.push(await serviceRun(name, env, echo, pgRef));
+    runs.push(await serviceRun(name, env, pgRef));
   }
 
   console.log('\n### signing, one core\n');
   printSigning(signing);
-  const references = [echoGet, echoPost, pgRef.result!];
-  for (const run of runs) printRun(run, references);
+  for (const run of runs) printRun(run, [run.echo.get, run.echo.post, pgRef.result!]);
   writeFileSync(
     RESULTS,
     JSON.stringify(
@@ -522,7 +546,7 @@ async function main(): Promise<void> {
         service: process.env.BENCH_SERVICE ?? `this checkout (${commit()})`,
         machine: { cores: cpus().length, model: cpus()[0]?.model, node: process.version },
         load: { generator: 'autocannon', connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS },
-        references,
+        referencePg: pgRef.result,
         signing,
         runs,
       },
