@@ -1,5 +1,5 @@
 /**
- * npx ts-node --transpile-only bench/ccip-codec.ts — microseconds per CCIP-Read request on one core, without HTTP or a database: the codec
+ * npm run bench:ccip — microseconds per CCIP-Read request on one core, without HTTP or a database: the codec
  * alone (decodeResolveCall + answer + encodeGatewayResponse with a fixed signature) and ResolutionService.resolve
  * (the same plus the sender checksum and the signature) over records held in memory. Rows for one name asked
  * again and again (a cached name, as wallets ask) and for 20,000 different names in turn (no memo helps).
