@@ -1,4 +1,5 @@
-import { ensNormalize, namehash } from 'ethers';
+import { ensNormalize } from 'ethers';
+import { BoundedMemo } from './bounded-memo';
 import { keccak256Bytes } from './keccak';
 
 /** The most bytes one DNS-encoded label carries; resolution through CCIP-Read needs every label to fit. */
@@ -17,10 +18,8 @@ function utf8Length(s: string): number {
 const PLAIN_ASCII = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
 const LABEL_EXTENSION = /(?:^|\.)[^.]{2}--/;
 
-/** Recent normalisations (reads repeat names); the result, or the reason it failed. Cleared when full. */
-const normalised = new Map<string, string | NameError>();
-const NORMALISED_KEPT = 10_000;
-const NORMALISED_MAX_CHARS = 256;
+/** Recent normalisations (reads repeat names); the result, or the reason it failed. */
+const normalised = new BoundedMemo<string | NameError>(10_000, 256);
 
 function ensip15(raw: string): string | NameError {
   try {
@@ -37,14 +36,7 @@ function ensip15(raw: string): string | NameError {
 export function normalizeOrThrow(raw: string): string {
   if (raw.length === 0) throw new NameError('must not be empty');
   if (PLAIN_ASCII.test(raw) && !LABEL_EXTENSION.test(raw)) return raw;
-  let result = normalised.get(raw);
-  if (result === undefined) {
-    result = ensip15(raw);
-    if (raw.length <= NORMALISED_MAX_CHARS) {
-      if (normalised.size >= NORMALISED_KEPT) normalised.clear();
-      normalised.set(raw, result);
-    }
-  }
+  const result = normalised.get(raw, ensip15);
   if (result instanceof NameError) throw new NameError(result.message);
   return result;
 }
@@ -93,27 +85,16 @@ export function nameProblem(raw: unknown, minLabels = 2): string | null {
   }
 }
 
-/** Nodes of recently hashed parents: a batch hashes hundreds of names under one parent, a mint signs its parent's. */
-const parentNodes = new Map<string, Buffer>();
-const PARENT_NODES_KEPT = 1000;
+const ROOT_NODE = Buffer.alloc(32);
 
-/** Longer parents are hashed every time rather than kept. */
-const PARENT_KEY_MAX_CHARS = 256;
+/** Nodes of recently hashed parents: a batch hashes hundreds of names under one parent, a mint signs its parent's. */
+const parentNodes = new BoundedMemo<Buffer>(1000, 256);
 
 function nodeBytes(normalizedName: string): Buffer {
-  let node = parentNodes.get(normalizedName);
-  if (node === undefined) {
-    const dot = normalizedName.indexOf('.');
-    node =
-      dot === -1
-        ? Buffer.from(namehash(normalizedName).slice(2), 'hex')
-        : childNode(nodeBytes(normalizedName.slice(dot + 1)), normalizedName.slice(0, dot));
-    if (normalizedName.length <= PARENT_KEY_MAX_CHARS) {
-      if (parentNodes.size >= PARENT_NODES_KEPT) parentNodes.clear();
-      parentNodes.set(normalizedName, node);
-    }
-  }
-  return node;
+  return parentNodes.get(normalizedName, (name) => {
+    const dot = name.indexOf('.');
+    return dot === -1 ? childNode(ROOT_NODE, name) : childNode(nodeBytes(name.slice(dot + 1)), name.slice(0, dot));
+  });
 }
 
 function childNode(parent: Buffer, label: string): Buffer {
@@ -128,12 +109,8 @@ function childNode(parent: Buffer, label: string): Buffer {
  * keccak256(label)), with the parent's node remembered, so a name costs two hashes rather than two per label.
  */
 export function nameHash(normalizedName: string): string {
-  const dot = normalizedName.indexOf('.');
-  if (dot === -1) return namehash(normalizedName);
   return `0x${nameHashBytes(normalizedName).toString('hex')}`;
 }
-
-const ROOT_NODE = Buffer.alloc(32);
 
 /** nameHash as 32 bytes (the root, '', is 32 zero bytes). */
 export function nameHashBytes(normalizedName: string): Buffer {

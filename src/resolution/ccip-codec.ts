@@ -6,6 +6,7 @@
  * ccip-codec.equivalence.spec.ts proves both against ethers. Pure functions (with bounded memos of pure results);
  * a CalldataError names the part of the request that is wrong.
  */
+import { BoundedMemo } from '../common/bounded-memo';
 import { nameHashBytes, NameError, normalizeName } from '../common/ens';
 
 export const RESOLVE_SELECTOR = '0x9061b923';
@@ -114,24 +115,16 @@ interface DecodedName {
 }
 
 /** Names recently decoded, by their DNS encoding: a resolver asks for the same few names again and again. */
-const names = new Map<string, DecodedName>();
-const NAMES_KEPT = 1024;
-const NAME_KEY_MAX_BYTES = 256;
+const names = new BoundedMemo<DecodedName>(1024, 256);
 
 /** The DNS-encoded name decoded, ENSIP-15 normalised and hashed; refusals are not remembered. */
 function decodeName(dns: Uint8Array): DecodedName {
-  const key =
-    dns.length <= NAME_KEY_MAX_BYTES ? Buffer.from(dns.buffer, dns.byteOffset, dns.length).toString('latin1') : null;
-  const known = key === null ? undefined : names.get(key);
-  if (known) return known;
-  const name = normalize(decodeDnsName(dns), 'data.name');
-  const nodeBytes = namehashBytes(name);
-  const decoded = { name, node: `0x${hexOf(nodeBytes)}`, nodeBytes };
-  if (key !== null) {
-    if (names.size >= NAMES_KEPT) names.clear();
-    names.set(key, decoded);
-  }
-  return decoded;
+  const key = Buffer.from(dns.buffer, dns.byteOffset, dns.length).toString('latin1');
+  return names.get(key, () => {
+    const name = normalize(decodeDnsName(dns), 'data.name');
+    const nodeBytes = namehashBytes(name);
+    return { name, node: `0x${hexOf(nodeBytes)}`, nodeBytes };
+  });
 }
 
 /** Thrown inside the reader; the caller turns it into a CalldataError naming the call. */

@@ -1,5 +1,6 @@
 import { getCoderByCoinType } from '@ensdomains/address-encoder';
 import { hexlify, ZeroAddress } from 'ethers';
+import { BoundedMemo } from '../common/bounded-memo';
 import { checksumAddress } from '../common/evm-address';
 import { contenthashBytes } from '../common/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
@@ -28,25 +29,19 @@ export function isEvmCoinType(coinType: bigint): boolean {
 }
 
 /** Decoded stored addresses by coin type and text: decoding an EVM address checks its checksum, a keccak. */
-const decodedAddresses = new Map<string, Uint8Array | null>();
-const ADDRESSES_KEPT = 4096;
+const decodedAddresses = new BoundedMemo<Uint8Array | null>(4096);
 const NONE = new Uint8Array(0);
 
 /** The ENSIP-9 binary form of an address as stored for a coin type, or null when it does not decode. */
 function decodeAddress(coinType: bigint, value: string): Uint8Array | null {
-  const key = `${coinType}:${value}`;
-  let bytes = decodedAddresses.get(key);
-  if (bytes === undefined) {
+  return decodedAddresses.get(`${coinType}:${value}`, () => {
     try {
-      bytes = getCoderByCoinType(Number(coinType)).decode(value);
+      return getCoderByCoinType(Number(coinType)).decode(value);
     } catch {
       // Writes only store addresses that decode; a row that does not is answered as no record rather than a 500.
-      bytes = null;
+      return null;
     }
-    if (decodedAddresses.size >= ADDRESSES_KEPT) decodedAddresses.clear();
-    decodedAddresses.set(key, bytes);
-  }
-  return bytes;
+  });
 }
 
 /** The stored address of exactly this coin type in its ENSIP-9 binary form, or null. Shared: never mutate it. */
@@ -74,17 +69,10 @@ export function addressBytes(records: SubnameRecords | null, coinType: bigint): 
 }
 
 /** Contenthash URIs in their ENSIP-7 binary form. */
-const contenthashes = new Map<string, Uint8Array>();
-const CONTENTHASHES_KEPT = 1024;
+const contenthashes = new BoundedMemo<Uint8Array>(1024);
 
 function contenthashOf(uri: string): Uint8Array {
-  let bytes = contenthashes.get(uri);
-  if (bytes === undefined) {
-    bytes = Buffer.from(contenthashBytes(uri).slice(2), 'hex');
-    if (contenthashes.size >= CONTENTHASHES_KEPT) contenthashes.clear();
-    contenthashes.set(uri, bytes);
-  }
-  return bytes;
+  return contenthashes.get(uri, () => Buffer.from(contenthashBytes(uri).slice(2), 'hex'));
 }
 
 /** What the inner function returns for these records: a name that is not stored has every record empty. */
