@@ -224,18 +224,35 @@ export function buildSearchQuery(f: SubnameFilter, window: PageWindow): { sql: s
   return { sql, params };
 }
 
+function stored(value: unknown, cast: string): unknown {
+  return cast === '::jsonb' ? JSON.stringify(value) : value;
+}
+
+/** The INSERT of a write that stops at the unique full name (RETURNING the new row), and its parameters. */
+function insertOf(w: SubnameWrite): { sql: string; params: unknown[] } {
+  const params: unknown[] = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy];
+  let columns = '';
+  let values = '';
+  for (const [field, column, cast] of OPTIONAL_COLUMNS) {
+    const value = w[field];
+    if (value === undefined) continue;
+    params.push(stored(value, cast));
+    columns += `, ${column}`;
+    values += `, $${params.length}${cast}`;
+  }
+  const sql = `INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${columns})
+      VALUES ($1, $2, $3, $4, $5${values})
+      ON CONFLICT (full_name) DO NOTHING
+      RETURNING *`;
+  return { sql, params };
+}
+
 /** SQLSTATE of sns_refuse (migration StatementRefusal): createCharged found no unit left. */
 export const QUOTA_REFUSED_SQLSTATE = 'SNS01';
 
 /** The subnames table, in raw SQL with one row mapper; every method runs on the manager it is given. */
 @Injectable()
 export class SubnamesRepository {
-  /**
-   * Create-or-update keyed by the unique full name, handing back the stored row as it was before an update
-   * (for the audit trail). A creation is one statement: an insert that stops at the unique index. When the
-   * name exists (or a concurrent writer has just created it: the insert waits for that one at the index),
-   * a second statement locks the row and updates it, returning both its old and new values.
-   */
   /**
    * The creation of an absent name, its audit event and its quota charge in one statement, which commits alone
    * (no BEGIN, no COMMIT: one round trip). Null when the name exists (the insert stops at the unique index, and
@@ -248,25 +265,12 @@ export class SubnamesRepository {
     w: SubnameWrite,
     by: Actor,
   ): Promise<{ entity: SubnameEntity; quota: QuotaState } | null> {
-    const params: unknown[] = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy];
-    const insertCols: string[] = [];
-    const insertVals: string[] = [];
-    for (const [field, column, cast] of OPTIONAL_COLUMNS) {
-      const value = w[field];
-      if (value === undefined) continue;
-      params.push(cast === '::jsonb' ? JSON.stringify(value) : value);
-      insertCols.push(column);
-      insertVals.push(`$${params.length}${cast}`);
-    }
+    const { sql: insert, params } = insertOf(w);
     const actor = `$${params.push(by.actor)}::text`;
     const requestId = `$${params.push(by.requestId)}::text`;
     const after = `jsonb_build_object(${OPTIONAL_COLUMNS.map(([field, column]) => `'${field}', ins.${column}`).join(', ')})`;
     const sql = `
-      WITH ins AS (
-             INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${insertCols.map((c) => `, ${c}`).join('')})
-             VALUES ($1, $2, $3, $4, $5${insertVals.map((v) => `, ${v}`).join('')})
-             ON CONFLICT (full_name) DO NOTHING
-             RETURNING *),
+      WITH ins AS (${insert}),
            charged AS (${chargeOneSql('$5::uuid', 'EXISTS (SELECT 1 FROM ins)')}),
            audit AS (${auditInsertSql({
              from: 'ins',
@@ -286,32 +290,29 @@ export class SubnamesRepository {
     return { entity: rowToEntity(row), quota: { limit: row.quota_limit, used: row.quota_used } };
   }
 
+  /**
+   * Create-or-update keyed by the unique full name, handing back the stored row as it was before an update
+   * (for the audit trail). A creation is one statement: an insert that stops at the unique index. When the
+   * name exists (or a concurrent writer has just created it: the insert waits for that one at the index),
+   * a second statement locks the row and updates it, returning both its old and new values. `startWithUpdate`:
+   * the caller's insert has just stopped at the name (createCharged), so the first round updates.
+   */
   async upsert(
     manager: EntityManager,
     w: SubnameWrite,
+    startWithUpdate = false,
   ): Promise<{ entity: SubnameEntity; inserted: boolean; previous: SubnameEntity | null }> {
-    const params: unknown[] = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy];
+    const { sql: insert, params } = insertOf(w);
     // The update mentions only the name and the given fields: PostgreSQL cannot type an unused parameter.
     const updateParams: unknown[] = [w.fullName];
-    const insertCols: string[] = [];
-    const insertVals: string[] = [];
     const updates: string[] = [];
     for (const [field, column, cast] of OPTIONAL_COLUMNS) {
       const value = w[field];
       if (value === undefined) continue;
-      const stored = cast === '::jsonb' ? JSON.stringify(value) : value;
-      params.push(stored);
-      updateParams.push(stored);
-      insertCols.push(column);
-      insertVals.push(`$${params.length}${cast}`);
+      updateParams.push(stored(value, cast));
       updates.push(`${column} = $${updateParams.length}${cast}`);
     }
     updates.push('updated_at = now()');
-    const insert = `
-      INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${insertCols.map((c) => `, ${c}`).join('')})
-      VALUES ($1, $2, $3, $4, $5${insertVals.map((v) => `, ${v}`).join('')})
-      ON CONFLICT (full_name) DO NOTHING
-      RETURNING *`;
     // The locked self-join reads the row as it was before this statement changed it.
     const update = `
       UPDATE subnames s SET ${updates.join(', ')}
@@ -320,8 +321,10 @@ export class SubnamesRepository {
       RETURNING s.*, ${OPTIONAL_COLUMNS.map(([, column]) => `old.${column} AS old_${column}`).join(', ')}`;
     // A row deleted between the two statements lets the insert win on the next round; a few rounds suffice.
     for (let round = 0; round < 3; round++) {
-      const created: SubnameRow[] = await manager.query(insert, params);
-      if (created[0]) return { entity: rowToEntity(created[0]), inserted: true, previous: null };
+      if (round > 0 || !startWithUpdate) {
+        const created: SubnameRow[] = await manager.query(insert, params);
+        if (created[0]) return { entity: rowToEntity(created[0]), inserted: true, previous: null };
+      }
       // An UPDATE answers [rows, rowCount] through TypeORM's postgres driver.
       const [updated]: [(SubnameRow & Record<string, unknown>)[], number] = await manager.query(update, updateParams);
       if (updated[0]) {

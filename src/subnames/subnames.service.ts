@@ -152,7 +152,7 @@ export class SubnamesService {
       return { subname: toSubnameResponse(created.entity), created: true, quota: toQuotaView(created.quota) };
     }
     const result = await this.dataSource.transaction(async (manager) => {
-      const { entity, inserted, previous } = await this.subnames.upsert(manager, write);
+      const { entity, inserted, previous } = await this.subnames.upsert(manager, write, true);
       await this.audit.record(manager, subnameWriteEvent(by, entity, previous));
       const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
       return { subname: toSubnameResponse(entity), created: inserted, quota };
