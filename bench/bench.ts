@@ -320,6 +320,7 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
   servicePid = child.pid;
   const rows: Row[] = [];
   let namesPerSecond: Run['namesPerSecond'];
+  let peaks: number[] = [];
   try {
     if (!pgRef.result) pgRef.result = await pgReference(db.url);
     const issued = await fetch(`${url}/api/v1/admin/api-keys`, {
@@ -451,9 +452,8 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
     });
     rows.push({ ...mint, reference: echo.post.name, ratio: mint.throughput / echo.post.throughput, target: 0.5 });
   } finally {
-    const peaks = processPeaksMb(child.pid!);
+    peaks = processPeaksMb(child.pid!);
     const peak = peaks.reduce((a, b) => a + b, 0);
-    runsLargest.set(name, Math.max(...peaks));
     servicePid = undefined;
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -463,20 +463,17 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
       `service ${name}: peak resident memory ${peak.toFixed(0)} MB` +
         (peaks.length > 1 ? ` (processes: ${peaks.map((p) => p.toFixed(0)).join(', ')} MB)` : ''),
     );
-    runsPeak.set(name, peak);
   }
   return {
     name,
     env,
     echo,
     rows,
-    peakRssMb: runsPeak.get(name)!,
-    largestProcessMb: runsLargest.get(name)!,
+    peakRssMb: peaks.reduce((a, b) => a + b, 0),
+    largestProcessMb: Math.max(...peaks),
     namesPerSecond,
   };
 }
-const runsPeak = new Map<string, number>();
-const runsLargest = new Map<string, number>();
 
 function printRun(run: Run, references: LoadResult[]): void {
   const header = ['workload', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× reference', 'target'];
