@@ -8,12 +8,42 @@ import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
 import { AppConfig } from '../config/app-config';
 import { rateLimited } from '../metrics/metrics';
 import { IP_LIMIT, KEY_LIMIT, NO_RATE_LIMIT } from '../common/rate-limit.constants';
-import { RateLimitStorage } from './rate-limit.storage';
+import { RateLimitStorage, WindowCount } from './rate-limit.storage';
 import { RateLimitedError } from './throttle.errors';
 
 /** The tracker of a client address (IPv6 grouped by /64), as Express derives it under TRUST_PROXY. */
 export function addressTracker(req: Request): string {
   return `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
+}
+
+/** What a route is charged: nothing (NoRateLimit), its client address, or the address and then its API key. */
+type RoutePolicy = 'none' | 'address' | 'keyed';
+
+/** One budget (per address or per key): its limit and the header values that never change. */
+class Budget {
+  readonly limitHeader: string;
+  readonly policyHeader: string;
+  readonly seconds: number;
+
+  constructor(
+    readonly name: string,
+    readonly limit: number,
+    windowMs: number,
+  ) {
+    this.seconds = Math.round(windowMs / 1000);
+    this.limitHeader = String(limit);
+    this.policyHeader = `${limit};w=${this.seconds}`;
+  }
+
+  /** The draft-6 headers of a count. */
+  headers(hits: number, secondsLeft: number): Record<string, string> {
+    return {
+      'RateLimit-Limit': this.limitHeader,
+      'RateLimit-Remaining': String(Math.max(0, this.limit - hits)),
+      'RateLimit-Reset': String(secondsLeft),
+      'RateLimit-Policy': this.policyHeader,
+    };
+  }
 }
 
 /**
@@ -24,73 +54,93 @@ export function addressTracker(req: Request): string {
  * back and counts against its own budget instead (`key:<id>`), whichever replica and address it comes from;
  * so only real keys ever get a counter. Answers carry the draft-6 IETF headers RateLimit-Limit,
  * RateLimit-Remaining, RateLimit-Reset (seconds until the window ends) and RateLimit-Policy; a refusal is a
- * 429 RATE_LIMITED problem with Retry-After.
+ * 429 RATE_LIMITED problem with Retry-After. A route's policy is read from its metadata once; a public route
+ * counted in this process is decided synchronously (no promise on the hot path).
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  private readonly keyedRoutes = new WeakMap<object, boolean>();
+  private readonly policies = new WeakMap<object, RoutePolicy>();
   private readonly windowMs: number;
+  private readonly byAddress: Budget;
+  private readonly byKey: Budget;
 
   constructor(
     private readonly storage: RateLimitStorage,
     private readonly keys: ApiKeysService,
     private readonly reflector: Reflector,
-    private readonly config: AppConfig,
+    config: AppConfig,
   ) {
     this.windowMs = config.rateLimit.windowSeconds * 1000;
+    this.byAddress = new Budget(IP_LIMIT, config.rateLimit.perIp, this.windowMs);
+    this.byKey = new Budget(KEY_LIMIT, config.rateLimit.perKey, this.windowMs);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, [context.getHandler(), context.getClass()])) {
-      return true;
-    }
-    const req = context.switchToHttp().getRequest<KeyedRequest>();
-    const res = context.switchToHttp().getResponse<Response>();
+    const policy = this.policyOf(context);
+    if (policy === 'none') return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<KeyedRequest>();
+    const res = http.getResponse<Response>();
     const address = addressTracker(req);
-    this.admit(res, await this.charge(address, this.config.rateLimit.perIp, IP_LIMIT));
-    if (!this.isKeyedRoute(context)) return true;
+    const counted = this.storage.hitInProcess(address, this.windowMs);
+    if (counted && policy === 'address') return this.admit(res, this.byAddress, counted);
+    return this.chargeKeyed(req, res, address, policy, counted);
+  }
+
+  /** The path with a round trip: Redis counts the address, or the route takes an API key (looked up here). */
+  private async chargeKeyed(
+    req: KeyedRequest,
+    res: Response,
+    address: string,
+    policy: RoutePolicy,
+    counted: WindowCount | undefined,
+  ): Promise<boolean> {
+    this.admit(res, this.byAddress, counted ?? (await this.storage.hit(address, this.windowMs)));
+    if (policy !== 'keyed') return true;
     const token = req.headers['x-auth-token'];
     // A 401 here leaves the address's unit spent (and its headers on the answer); ApiKeyGuard reuses the key.
     req.apiKey = await this.keys.authenticate(typeof token === 'string' ? token : undefined);
     await this.storage.refund(address);
-    return this.admit(res, await this.charge(`key:${req.apiKey.id}`, this.config.rateLimit.perKey, KEY_LIMIT));
-  }
-
-  /** Counts one request against a tracker; past the limit, refuses it. Returns the headers to send. */
-  private async charge(tracker: string, limit: number, name: string): Promise<Record<string, string>> {
-    const count = await this.storage.increment(tracker, this.windowMs, limit, this.windowMs, name);
-    const seconds = Math.round(this.windowMs / 1000);
-    const headers: Record<string, string> = {
-      'RateLimit-Limit': String(limit),
-      'RateLimit-Remaining': String(Math.max(0, limit - count.totalHits)),
-      'RateLimit-Reset': String(count.timeToExpire),
-      'RateLimit-Policy': `${limit};w=${seconds}`,
-    };
-    if (!count.isBlocked) return headers;
-    rateLimited.inc({ limit: name });
-    const scope = name === KEY_LIMIT ? 'API key' : 'client address';
-    throw new RateLimitedError(
-      `More than ${limit} requests in ${seconds} s from this ${scope}; retry in ${count.timeToBlockExpire} s`,
-      count.timeToBlockExpire,
-      headers,
+    const tracker = `key:${req.apiKey.id}`;
+    return this.admit(
+      res,
+      this.byKey,
+      this.storage.hitInProcess(tracker, this.windowMs) ?? (await this.storage.hit(tracker, this.windowMs)),
     );
   }
 
-  private admit(res: Response, headers: Record<string, string>): true {
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  /** Sends the budget's headers; past the limit, refuses the request with them. */
+  private admit(res: Response, budget: Budget, count: WindowCount): true {
+    const secondsLeft = Math.max(1, Math.ceil(count.msLeft / 1000));
+    if (count.hits > budget.limit) {
+      rateLimited.inc({ limit: budget.name });
+      const scope = budget.name === KEY_LIMIT ? 'API key' : 'client address';
+      throw new RateLimitedError(
+        `More than ${budget.limit} requests in ${budget.seconds} s from this ${scope}; retry in ${secondsLeft} s`,
+        secondsLeft,
+        budget.headers(count.hits, secondsLeft),
+      );
+    }
+    res.setHeader('RateLimit-Limit', budget.limitHeader);
+    res.setHeader('RateLimit-Remaining', String(budget.limit - count.hits));
+    res.setHeader('RateLimit-Reset', String(secondsLeft));
+    res.setHeader('RateLimit-Policy', budget.policyHeader);
     return true;
   }
 
-  /** True for handlers that ApiKeyGuard protects (on the method or the controller). */
-  private isKeyedRoute(context: ExecutionContext): boolean {
+  /** NoRateLimit on the method or the controller: none; ApiKeyGuard on either: keyed; else the address. */
+  private policyOf(context: ExecutionContext): RoutePolicy {
     const handler = context.getHandler();
-    let keyed = this.keyedRoutes.get(handler);
-    if (keyed === undefined) {
-      const guards = this.reflector.getAllAndMerge<unknown[]>(GUARDS_METADATA, [handler, context.getClass()]);
-      keyed = guards.includes(ApiKeyGuard);
-      this.keyedRoutes.set(handler, keyed);
+    let policy = this.policies.get(handler);
+    if (policy === undefined) {
+      const targets = [handler, context.getClass()];
+      if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, targets)) policy = 'none';
+      else if (this.reflector.getAllAndMerge<unknown[]>(GUARDS_METADATA, targets).includes(ApiKeyGuard))
+        policy = 'keyed';
+      else policy = 'address';
+      this.policies.set(handler, policy);
     }
-    return keyed;
+    return policy;
   }
 }

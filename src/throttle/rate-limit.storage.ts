@@ -134,6 +134,19 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
     }
   }
 
+  /**
+   * The count of a hit when it is counted in this process (no REDIS_URL), at once; undefined when Redis is
+   * configured, so that the caller asks `increment` (which also falls back to this process while Redis is away).
+   */
+  hitInProcess(key: string, windowMs: number): WindowCount | undefined {
+    return this.redis ? undefined : this.memory.hit(key, windowMs);
+  }
+
+  /** Counts one hit of `key`: in Redis when it is configured and answers, else in this process. */
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    return (await this.hitRedis(key, windowMs)) ?? this.memory.hit(key, windowMs);
+  }
+
   async increment(
     key: string,
     ttl: number,
@@ -141,7 +154,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
     _blockDuration: number,
     _throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    const count = (await this.hitRedis(key, ttl)) ?? this.memory.hit(key, ttl);
+    const count = await this.hit(key, ttl);
     const secondsLeft = Math.max(1, Math.ceil(count.msLeft / 1000));
     const isBlocked = count.hits > limit;
     return {
