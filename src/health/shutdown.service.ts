@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { onResponseEnd } from '../common/response-end';
 import { AppConfig } from '../config/app-config';
 
 /**
@@ -33,14 +34,7 @@ export class ShutdownService implements BeforeApplicationShutdown {
   /** Express middleware: counts requests in flight, and ends keep-alive once draining. */
   readonly track = (_req: Request, res: Response, next: NextFunction): void => {
     this.inFlight += 1;
-    let done = false;
-    const end = () => {
-      if (done) return;
-      done = true;
-      this.inFlight -= 1;
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    onResponseEnd(res, () => (this.inFlight -= 1));
     if (this.draining) res.setHeader('Connection', 'close');
     next();
   };

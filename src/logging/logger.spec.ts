@@ -1,7 +1,18 @@
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import pino from 'pino';
-import { CENSOR, REDACT_PATHS, redactChildBindings, redactSecrets, SECRET_FIELDS, SECRET_HEADERS } from './logger';
+import { loadConfig } from '../config/app-config';
+import {
+  CENSOR,
+  isoTime,
+  loggerOptions,
+  REDACT_PATHS,
+  redactChildBindings,
+  redactSecrets,
+  requestLineWriter,
+  SECRET_FIELDS,
+  SECRET_HEADERS,
+} from './logger';
 
 /** Two loggers that differ only in how they redact: pino's compiled `redact` (the reference) and ours. */
 function loggers() {
@@ -91,5 +102,67 @@ describe('redactSecrets (the request path’s redaction) equals pino’s redact 
     expect(out.stack).toBe(err.stack);
     expect(out.privateKey).toBe(CENSOR);
     expect(err.privateKey).toBe('0xabc');
+  });
+});
+
+describe('the request line, written by hand', () => {
+  it('isoTime is Date#toISOString for every millisecond it is given, in any order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 253_402_300_799_999 }), { minLength: 1, maxLength: 20 }),
+        (times) => {
+          for (const ms of [...times, ...times.map((t) => Math.max(0, t - 1)), ...times.map((t) => t + 999)]) {
+            if (ms > 253_402_300_799_999) continue;
+            expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+          }
+        },
+      ),
+      { seed: 20261124, numRuns: 2000 },
+    );
+  });
+
+  it('is the line pino writes with the root logger options, key for key and in the same order', () => {
+    const lines: string[] = [];
+    const logger = pino(
+      loggerOptions(loadConfig({ LOG_LEVEL: 'debug' })),
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    let clock = 0;
+    const write = requestLineWriter(process.pid, () => clock);
+    const text = fc.string({ unit: 'binary', maxLength: 60 });
+    const line = fc.record({
+      requestId: fc.oneof(fc.stringMatching(/^[\w.:-]{1,128}$/), fc.constant('unknown')),
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'),
+      url: fc.oneof(text, fc.webPath()),
+      route: fc.oneof(fc.constant('unmatched'), fc.constant('/api/v1/subnames/:fullName'), text),
+      status: fc.integer({ min: 100, max: 599 }),
+      durationMs: fc.nat({ max: 120_000 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom('debug', 'info', 'warn', 'error') as fc.Arbitrary<'info'>,
+        line,
+        text,
+        (level, l, msg) => {
+          clock = Date.now();
+          logger[level](l, msg);
+          const ours = write(level, l, msg);
+          expect(ours.endsWith('\n')).toBe(true);
+          const reference = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+          const parsed = JSON.parse(ours) as Record<string, unknown>;
+          expect(Object.keys(parsed)).toEqual(Object.keys(reference));
+          // pino read the clock itself a moment later.
+          expect(Math.abs(Date.parse(parsed.time as string) - Date.parse(reference.time as string))).toBeLessThan(1000);
+          expect(parsed.time).toBe(new Date(clock).toISOString());
+          expect({ ...parsed, time: 0 }).toEqual({ ...reference, time: 0 });
+        },
+      ),
+      { seed: 20261124, numRuns: 3000 },
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { onResponseEnd } from '../common/response-end';
 import { httpDuration, httpInFlight, httpRequests } from './metrics';
 
 /** The label of requests that matched no route (unknown paths, bodies refused before routing, /docs). */
@@ -16,20 +17,15 @@ export function routeOf(req: Request): string {
 
 /** Counts and times every request; registered before body parsing so refused bodies are counted too. */
 export function httpMetricsMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const started = process.hrtime.bigint();
+  const started = performance.now();
   httpInFlight.inc();
-  let recorded = false;
-  const record = () => {
-    if (recorded) return;
-    recorded = true;
+  onResponseEnd(res, () => {
     httpInFlight.dec();
     // A response cut off by the client never got its status; nginx's 499 says so.
     const status = res.writableFinished ? String(res.statusCode) : '499';
     const labels = { method: req.method, route: routeOf(req), status };
     httpRequests.inc(labels);
-    httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-  };
-  res.once('finish', record);
-  res.once('close', record);
+    httpDuration.observe(labels, (performance.now() - started) / 1000);
+  });
   next();
 }
