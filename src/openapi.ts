@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
+import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { buildOpenApiDocument, configureApp } from './app.setup';
 import { loadConfig } from './config/app-config';
 
@@ -13,7 +14,7 @@ import { loadConfig } from './config/app-config';
  */
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: 'postgres://openapi@127.0.0.1/none' });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new JsonReplyAdapter(), {
     preview: true,
     logger: false,
     bodyParser: false,

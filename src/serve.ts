@@ -6,11 +6,12 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp, mountSwagger } from './app.setup';
+import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { AppConfig } from './config/app-config';
 
 /** One serving process: the Nest application on `config.port` (main.ts decides whether this process serves). */
 export async function serve(config: AppConfig): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new JsonReplyAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -4,6 +4,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
+import { JsonReplyAdapter } from '../../src/common/json-reply.adapter';
 import { configureApp, mountSwagger } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app-config';
 import { resetDatabase } from './test-database';
@@ -43,7 +44,10 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const config = loadConfig(testEnv(env));
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: ['error', 'warn'] });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new JsonReplyAdapter(), {
+    bodyParser: false,
+    logger: ['error', 'warn'],
+  });
   configureApp(app, config);
   mountSwagger(app);
   await app.init();

@@ -1,0 +1,108 @@
+import { Controller, Get, Head, Header, HttpCode, INestApplication, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import request from 'supertest';
+import { JsonReplyAdapter } from './json-reply.adapter';
+
+const WIDE = { text: 'üñí "quoted" \\ \u2028 😀', n: 1.5, nested: { list: [1, null, 'x'] }, at: new Date(0) };
+
+@Controller()
+class SamplesController {
+  @Get('object') object() {
+    return WIDE;
+  }
+  @Head('object') head() {
+    return WIDE;
+  }
+  @Get('array') array() {
+    return [WIDE, 2, 'three'];
+  }
+  @Post('created') created() {
+    return { created: true };
+  }
+  @Get('accepted') @HttpCode(202) accepted() {
+    return { later: true };
+  }
+  @Get('typed') @Header('Content-Type', 'application/x-ndjson') typed() {
+    return { typed: true };
+  }
+  @Get('string') string() {
+    return 'plain';
+  }
+  @Get('null') nothing() {
+    return null;
+  }
+  @Get('async') async later() {
+    return Promise.resolve({ async: 'yes' });
+  }
+  @Get('empty') @HttpCode(204) empty() {
+    return { dropped: true };
+  }
+}
+
+@Module({ controllers: [SamplesController] })
+class SamplesModule {}
+
+async function start(adapter: ExpressAdapter): Promise<INestApplication> {
+  const app = await NestFactory.create(SamplesModule, adapter, { logger: false });
+  app.getHttpAdapter().getInstance().set('etag', false);
+  await app.init();
+  return app;
+}
+
+describe(JsonReplyAdapter.name, () => {
+  let express: INestApplication;
+  let ours: INestApplication;
+
+  beforeAll(async () => {
+    express = await start(new ExpressAdapter());
+    ours = await start(new JsonReplyAdapter());
+  });
+
+  afterAll(async () => {
+    await express.close();
+    await ours.close();
+  });
+
+  it.each([
+    ['GET', '/object'],
+    ['HEAD', '/object'],
+    ['GET', '/array'],
+    ['POST', '/created'],
+    ['GET', '/accepted'],
+    ['GET', '/typed'],
+    ['GET', '/string'],
+    ['GET', '/null'],
+    ['GET', '/async'],
+    ['GET', '/empty'],
+  ])('%s %s answers with the status, headers and bytes Express sends', async (method, path) => {
+    const send = (app: INestApplication) => {
+      const agent = request(app.getHttpServer());
+      const req = method === 'GET' ? agent.get(path) : method === 'HEAD' ? agent.head(path) : agent.post(path);
+      return req.buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    };
+    const [reference, answer] = [await send(express), await send(ours)];
+    const headers = (h: Record<string, string>) => {
+      const { date: _date, ...rest } = h;
+      return rest;
+    };
+    expect(answer.status).toBe(reference.status);
+    expect(headers(answer.headers as Record<string, string>)).toEqual(
+      headers(reference.headers as Record<string, string>),
+    );
+    expect(answer.body).toEqual(reference.body);
+  });
+
+  it('writes the JSON itself for objects (the case it exists for)', async () => {
+    const reply = jest.spyOn(ExpressAdapter.prototype, 'reply');
+    await request(ours.getHttpServer()).get('/object').expect(200);
+    expect(reply).not.toHaveBeenCalled();
+    await request(ours.getHttpServer()).get('/string').expect(200);
+    expect(reply).toHaveBeenCalledTimes(1);
+    reply.mockRestore();
+  });
+});

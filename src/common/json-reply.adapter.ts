@@ -1,0 +1,46 @@
+import type { ServerResponse } from 'node:http';
+import { StreamableFile } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
+
+/** What Express's res.json sets when a response has no type yet (json → mime type with its charset). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Nest's Express adapter, with the common reply written directly: a JSON object or array, on a response without
+ * a type of its own, is serialised and ended here instead of through Express's res.json and res.send (settings
+ * lookups, content-type parsing and charset rewriting, ETag and freshness checks that never apply to this API:
+ * ETag is off and nothing sets Last-Modified). The bytes, status and headers are those Express would send
+ * (json-reply.adapter.spec.ts proves it); anything else (no body, strings, buffers, streams, a type already set,
+ * 204/304) goes through Nest's own reply.
+ */
+export class JsonReplyAdapter extends ExpressAdapter {
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (!isJsonValue(body) || response.getHeader('content-type') !== undefined) {
+      return super.reply(response, body, statusCode);
+    }
+    const status = statusCode ?? response.statusCode;
+    if (status === 204 || status === 304) return super.reply(response, body, statusCode);
+    response.statusCode = status;
+    return sendJson(response, JSON.stringify(body));
+  }
+}
+
+function isJsonValue(body: unknown): body is object {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !(body instanceof StreamableFile) &&
+    !ArrayBuffer.isView(body) &&
+    !(body instanceof ArrayBuffer)
+  );
+}
+
+/** Ends a response with a JSON text, as Express's res.send does for it (a HEAD request gets the headers only). */
+export function sendJson(res: ServerResponse, text: string): ServerResponse {
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (res.req?.method === 'HEAD') res.end();
+  else res.end(text);
+  return res;
+}
