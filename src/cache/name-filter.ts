@@ -102,7 +102,7 @@ export class NameFilter {
       const stored = await this.source.count();
       if (this.building !== build) return;
       filter = new BloomFilter(Math.max(2 * stored, MIN_CAPACITY), FALSE_POSITIVE_RATE);
-      for (let after = ''; ; ) {
+      for (let after = ''; ;) {
         const names = await this.source.page(after, PAGE_SIZE);
         if (this.building !== build) return;
         for (const name of names) filter.add(name);
