@@ -100,21 +100,39 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
   }
 
   /**
-   * `read` answers from A's `cache` (a hit), and (on PostgreSQL) A has proven its change channel, so that the
-   * entry would outlive a second but for the change notifications. Reads until both hold (a loaded machine may
+   * What shows that A answered from memory: a hit of the cache; for the mint's existence check also the name
+   * filter answering "not stored" without a read (`names` alone: only that).
+   */
+  const FROM_MEMORY = {
+    subnames: [
+      'cache_lookups_total{cache="subnames",result="hit"}',
+      'cache_lookups_total{cache="names",result="absent"}',
+    ],
+    listings: ['cache_lookups_total{cache="listings",result="hit"}'],
+    names: ['cache_lookups_total{cache="names",result="absent"}'],
+  };
+
+  async function fromMemory(cache: keyof typeof FROM_MEMORY): Promise<number> {
+    let n = 0;
+    for (const name of FROM_MEMORY[cache]) n += await metric(a, name);
+    return n;
+  }
+
+  /**
+   * `read` answers from A's memory (`cache`), and (on PostgreSQL) A has proven its change channel, so that what A
+   * knows would outlive a second but for the change notifications. Reads until both hold (a loaded machine may
    * need a few rounds).
    */
-  async function warm(cache: 'subnames' | 'listings', read: () => Promise<Answer>): Promise<Answer> {
+  async function warm(cache: keyof typeof FROM_MEMORY, read: () => Promise<Answer>): Promise<Answer> {
     const first = await read();
-    const hit = `cache_lookups_total{cache="${cache}",result="hit"}`;
     const until = Date.now() + 5000;
     let last: Answer;
     let state: { cached: boolean; proven: boolean };
     do {
-      const hits = await metric(a, hit);
+      const before = await fromMemory(cache);
       last = await read();
       state = {
-        cached: (await metric(a, hit)) > hits,
+        cached: (await fromMemory(cache)) > before,
         proven: (await metric(a, 'subname_changes_channel_up')) === (onPostgres ? 1 : 0),
       };
       if (state.cached && state.proven) break;
@@ -176,6 +194,43 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
       );
       expect(free.status).toBe(200);
       expect(free.body.content.label).toBe('carol');
+    });
+
+    // The embedded database never proves its channel, so there the filter never answers (and the test above holds).
+    const withProvenChannel = onPostgres ? it : it.skip;
+
+    withProvenChannel(
+      'refuses within a second a name created through B while its name filter said "not stored"',
+      async () => {
+        expect((await warm('names', () => mint(a, 'ivy'))).status).toBe(200);
+        expect((await write(b, 'ivy')).status).toBe(201);
+        const taken = await seenWithinOneSecond(
+          () => mint(a, 'ivy'),
+          (r) => r.status === 409,
+        );
+        expect(taken).toMatchObject({ status: 409, body: { code: 'SUBNAME_TAKEN' } });
+      },
+    );
+
+    withProvenChannel('refuses within a second a name inserted by a plain statement on the database', async () => {
+      expect((await warm('names', () => mint(a, 'jack'))).status).toBe(200);
+      const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(
+          `INSERT INTO subnames (full_name, parent_name, label, namehash) VALUES ('jack.oak.eth', 'oak.eth', 'jack', $1)`,
+          [`0x${'ab'.repeat(32)}`],
+        );
+      } finally {
+        await client.end();
+      }
+      const taken = await seenWithinOneSecond(
+        () => mint(a, 'jack'),
+        (r) => r.status === 409,
+      );
+      expect(taken).toMatchObject({ status: 409, body: { code: 'SUBNAME_TAKEN' } });
+      // A name nobody stored is still answered from the filter.
+      expect((await warm('names', () => mint(a, 'kate'))).status).toBe(200);
     });
 
     it("prices with a listing changed through B's admin route within a second; active: false is a 404", async () => {

@@ -46,7 +46,7 @@ export class RecordCache<V> {
   private readonly maxEntries: number;
   private readonly maxChars: number;
   private readonly sizeOf: (value: V) => number;
-  private readonly now: () => number;
+  protected readonly now: () => number;
   private readonly onLookup: (hit: boolean) => void;
 
   constructor(options: RecordCacheOptions<V> = {}) {

@@ -27,7 +27,7 @@ export const ccipSignaturesMade = new Counter({
 
 export const cacheLookups = new Counter({
   name: 'cache_lookups_total',
-  help: 'Reads through an in-process cache (subnames: stored subnames by full name; listings: listings by network and parent name), by result (hit or miss)',
+  help: 'Reads through an in-process cache (subnames: stored subnames by full name; listings: listings by network and parent name), by result (hit or miss); names: the mint existence check answered from the name filter (absent) or read through (maybe)',
   labelNames: ['cache', 'result'] as const,
   registers: [registry],
 });

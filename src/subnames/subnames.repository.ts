@@ -385,6 +385,20 @@ export class SubnamesRepository {
     return { items: rows.map(rowToEntity), cursor: rows.length > 0 ? rows[rows.length - 1].export_key : null };
   }
 
+  async count(manager: EntityManager): Promise<number> {
+    const rows: { n: number }[] = await manager.query('SELECT count(*)::int AS n FROM subnames');
+    return rows[0].n;
+  }
+
+  /** Up to `limit` full names after `after`, in order: a keyset page, one range of UQ_subnames_full_name. */
+  async fullNamesAfter(manager: EntityManager, after: string, limit: number): Promise<string[]> {
+    const rows: { full_name: string }[] = await manager.query(
+      'SELECT full_name FROM subnames WHERE full_name > $1 ORDER BY full_name LIMIT $2',
+      [after, limit],
+    );
+    return rows.map((r) => r.full_name);
+  }
+
   async findByFullName(manager: EntityManager, fullName: string): Promise<SubnameEntity | null> {
     const rows: SubnameRow[] = await manager.query('SELECT * FROM subnames WHERE full_name = $1', [fullName]);
     return rows[0] ? rowToEntity(rows[0]) : null;

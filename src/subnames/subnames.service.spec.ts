@@ -90,7 +90,11 @@ describe(SubnamesService.name, () => {
     } as unknown as DataSource;
     const config = loadConfig({ SEARCH_STATEMENT_TIMEOUT_MS: '150' });
     // The real cache and feed (never started: no connection), to see what a write evicts and when.
-    cache = new SubnameCache(new ChangeFeed(config, dataSource));
+    cache = new SubnameCache(
+      new ChangeFeed(config, dataSource),
+      repository as unknown as SubnamesRepository,
+      dataSource,
+    );
     const evict = cache.evict.bind(cache);
     jest.spyOn(cache, 'evict').mockImplementation((name: string) => {
       events.push(`evict ${name}`);
@@ -409,6 +413,19 @@ describe(SubnamesService.name, () => {
       expect(await sut.exists('bob.oak.eth')).toBe(false);
       expect(await sut.records('bob.oak.eth')).toBeNull();
       expect(repository.findByFullName).toHaveBeenCalledTimes(2);
+    });
+
+    it('exists answers false without a read when the name filter says absent, and reads through on a maybe', async () => {
+      repository.findByFullName.mockImplementation(async (_m: EntityManager, name: string) =>
+        name === 'alice.oak.eth' ? entity(name) : null,
+      );
+      const absent = jest.spyOn(cache, 'absent').mockImplementation((name) => name === 'bob.oak.eth');
+      expect(await sut.exists('bob.oak.eth')).toBe(false);
+      expect(repository.findByFullName).not.toHaveBeenCalled();
+      expect(await sut.exists('alice.oak.eth')).toBe(true);
+      expect(await sut.exists('carol.oak.eth')).toBe(false);
+      expect(repository.findByFullName.mock.calls.map((c) => c[1])).toEqual(['alice.oak.eth', 'carol.oak.eth']);
+      expect(absent.mock.calls.map((c) => c[0])).toEqual(['bob.oak.eth', 'alice.oak.eth', 'carol.oak.eth']);
     });
 
     /** Caches `alice.oak.eth` as stored before the write, and answers `after` from then on. */

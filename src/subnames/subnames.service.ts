@@ -255,6 +255,7 @@ export class SubnamesService {
 
   /** Whether an offchain subname of this normalised full name exists (the mint refuses to sign one). */
   async exists(fullName: string): Promise<boolean> {
+    if (this.cache.absent(fullName)) return false;
     return (await this.find(fullName)) !== null;
   }
 
