@@ -95,7 +95,10 @@ export class ProblemFilter implements ExceptionFilter {
       return { code, detail: BODY_PARSER_DETAIL[e.type ?? ''] ?? 'The request could not be read' };
     }
     if (isDatabaseUnavailable(e)) {
-      this.logger.warn(`database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`);
+      this.logger.warn({
+        msg: `database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`,
+        requestId: requestIdOf(req),
+      });
       return this.describe(new ServiceUnavailableError(), req);
     }
     this.logger.error(

@@ -73,7 +73,10 @@ export class KeysService {
       await this.audit.record(manager, { by, action: 'key.issue', subject: created.entity.id, before: null, after });
       return created;
     });
-    this.logger.log(`issued API key ${entity.keyPrefix}… (${entity.id}) for ${entity.parentNames.join(', ')}`);
+    this.logger.log({
+      msg: `issued API key ${entity.keyPrefix}… (${entity.id}) for ${entity.parentNames.join(', ')}`,
+      requestId: by.requestId,
+    });
     return { ...toApiKeyResponse(entity, { limit, used: 0, remaining: limit }), key: secret };
   }
 
@@ -122,7 +125,10 @@ export class KeysService {
       const quota = await this.quota.view(manager, id);
       return { response: { ...toApiKeyResponse(entity, quota), key: secret }, entity };
     });
-    this.logger.log(`rotated API key ${id} to ${entity.keyPrefix}… (previous secret valid for ${graceSeconds} s)`);
+    this.logger.log({
+      msg: `rotated API key ${id} to ${entity.keyPrefix}… (previous secret valid for ${graceSeconds} s)`,
+      requestId: by.requestId,
+    });
     return response;
   }
 
@@ -138,6 +144,6 @@ export class KeysService {
       );
       await this.audit.record(manager, { by, action: 'key.revoke', subject: id, ...change });
     });
-    this.logger.log(`revoked API key ${id}`);
+    this.logger.log({ msg: `revoked API key ${id}`, requestId: by.requestId });
   }
 }
