@@ -11,6 +11,11 @@ export class BoundedMemo<V> {
     private readonly maxKeyChars = Infinity,
   ) {}
 
+  /** The remembered value of `key`, without computing one. */
+  peek(key: string): V | undefined {
+    return this.values.get(key);
+  }
+
   get(key: string, compute: (key: string) => V): V {
     let value = this.values.get(key);
     if (value === undefined) {

@@ -1,4 +1,6 @@
-import { ValidationError } from '@nestjs/common';
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import fc from 'fast-check';
+import { SubnameParams } from '../subnames/dto/subname-params.dto';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
 import { ValidationFailedError } from './errors';
@@ -73,6 +75,62 @@ it('checks decoded path parameters for NUL and lone surrogates', async () => {
     { field: 'fullName', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' },
   ]);
   await expect(sut.transform('alice.oak.eth', { type: 'param', data: 'fullName' })).resolves.toBe('alice.oak.eth');
+});
+
+describe('path parameters of a DTO class, validated once per distinct value', () => {
+  const meta = { type: 'param' as const, metatype: SubnameParams };
+
+  it('gives a repeat what validating it again gives, as a fresh instance, without validating again', async () => {
+    const sut = new AppValidationPipe();
+    const reference = new AppValidationPipe();
+    const validate = jest.spyOn(ValidationPipe.prototype, 'transform');
+    const names = fc.oneof(
+      fc.constantFrom('Alice.OAK.eth', 'alice.oak.eth', 'ÖL.oak.eth', '🦊.oak.eth', 'a.b', 'x..eth', ''),
+      fc.stringMatching(/^[A-Za-z0-9-]{1,8}\.[a-z]{1,5}\.eth$/),
+    );
+    await fc.assert(
+      fc.asyncProperty(names, async (fullName) => {
+        const outcome = (p: AppValidationPipe) =>
+          p.transform({ fullName }, meta).then(
+            (dto) => ({ dto }),
+            (e: ValidationFailedError) => ({ errors: e.errors }),
+          );
+        const expected = await outcome(reference);
+        validate.mockClear();
+        const first = await outcome(sut);
+        const calls = validate.mock.calls.length;
+        const again = await outcome(sut);
+        expect(first).toEqual(expected);
+        expect(again).toEqual(expected);
+        if ('dto' in again) {
+          expect(again.dto).toBeInstanceOf(SubnameParams);
+          expect(again.dto).not.toBe((first as { dto: object }).dto);
+          // Remembered: no second validation.
+          expect(validate.mock.calls.length).toBe(calls);
+        } else {
+          // A refusal is never remembered.
+          expect(validate.mock.calls.length).toBe(2 * calls);
+        }
+      }),
+      { seed: 20261124, numRuns: 300 },
+    );
+    validate.mockRestore();
+  });
+
+  it('a DTO a handler changed does not change what the next request gets', async () => {
+    const sut = new AppValidationPipe();
+    const first = (await sut.transform({ fullName: 'Bob.oak.eth' }, meta)) as SubnameParams;
+    first.fullName = 'changed';
+    await expect(sut.transform({ fullName: 'Bob.oak.eth' }, meta)).resolves.toEqual({ fullName: 'bob.oak.eth' });
+  });
+
+  it('still refuses NUL characters in a parameters object', async () => {
+    const sut = new AppValidationPipe();
+    const error = await sut.transform({ fullName: 'a\u0000b.oak.eth' }, meta).catch((e: unknown) => e);
+    expect((error as ValidationFailedError).errors).toEqual([
+      { field: 'fullName', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' },
+    ]);
+  });
 });
 
 describe(flattenValidationErrors.name, () => {

@@ -1,3 +1,4 @@
+import { toSubnameResponse } from './dto/subname.response';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
@@ -381,7 +382,9 @@ describe(SubnamesService.name, () => {
         name === 'alice.oak.eth' ? stored : null,
       );
       const first = await sut.findOrFail('alice.oak.eth');
-      expect(await sut.findOrFail('alice.oak.eth')).toEqual(first);
+      // Mapped once per cached entity: the same answer object, equal to a fresh mapping.
+      expect(await sut.findOrFail('alice.oak.eth')).toBe(first);
+      expect(first).toEqual(toSubnameResponse(stored));
       expect(first).toEqual({
         id: 'id-alice',
         fullName: 'alice.oak.eth',

@@ -128,6 +128,9 @@ export function subnameWriteEvent(
 
 @Injectable()
 export class SubnamesService {
+  /** The answer of GET /subnames/{fullName} for each cached entity, mapped once (entities are immutable). */
+  private readonly responses = new WeakMap<SubnameEntity, SubnameResponse>();
+
   constructor(
     private readonly subnames: SubnamesRepository,
     private readonly keys: ApiKeysService,
@@ -242,7 +245,13 @@ export class SubnamesService {
   async findOrFail(fullName: string): Promise<SubnameResponse> {
     const entity = await this.find(fullName);
     if (!entity) throw new SubnameNotFoundError(fullName);
-    return toSubnameResponse(entity);
+    // Cached entities are shared and never modified, so neither is the answer mapped from one.
+    let response = this.responses.get(entity);
+    if (!response) {
+      response = toSubnameResponse(entity);
+      this.responses.set(entity, response);
+    }
+    return response;
   }
 
   /** The records of a stored subname by its normalised full name, or null when none is stored. */
