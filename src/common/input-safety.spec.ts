@@ -1,9 +1,12 @@
+import fc from 'fast-check';
 import { ValidationFailedError } from './errors';
 import {
   assertSafeInput,
   depthProblem,
+  firstInputProblem,
   inputProblem,
   inputSafetyMiddleware,
+  isSafeInput,
   MAX_INPUT_DEPTH,
   parseJsonParameter,
   textProblem,
@@ -62,6 +65,47 @@ describe(inputProblem.name, () => {
       '[0]'.repeat(MAX_INPUT_DEPTH),
     );
     expect(inputProblem(nested(MAX_INPUT_DEPTH))).toBeNull();
+  });
+});
+
+describe(isSafeInput.name, () => {
+  // Strings and keys drawn mostly from ordinary text, sometimes from the unsafe kinds, nested up to past the limit.
+  const text = fc.oneof(
+    { weight: 8, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('\u0000', 'a\u0000', '\ud800', 'x\udfff', '__proto__', 'constructor', 'prototype'),
+    },
+  );
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      text,
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+    ),
+  }));
+
+  it('agrees with the full walk on generated values', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(isSafeInput(v)).toBe(firstInputProblem(v) === null);
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
+  });
+
+  it('agrees at the depth limit and past it, and on prototype keys JSON.parse keeps', () => {
+    for (const depth of [MAX_INPUT_DEPTH - 1, MAX_INPUT_DEPTH, MAX_INPUT_DEPTH + 1, 100_000]) {
+      expect(isSafeInput(nested(depth))).toBe(depth <= MAX_INPUT_DEPTH);
+      expect(isSafeInput([nested(depth)])).toBe(firstInputProblem([nested(depth)]) === null);
+    }
+    expect(isSafeInput(JSON.parse('{"a":[{"__proto__":1}]}'))).toBe(false);
+    expect(isSafeInput({ a: ['ok', { b: 'x\u0000' }] })).toBe(false);
+    expect(isSafeInput({ a: ['ok', { b: '🦊' }] })).toBe(true);
   });
 });
 
