@@ -5,6 +5,7 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
 import { inOrder } from './common/in-order';
 import { inputSafetyMiddleware } from './common/input-safety';
+import { jsonBody } from './common/json-body';
 import { answerMalformedRequests } from './common/malformed-http';
 import { FieldErrorDto, ProblemDto } from './common/problem';
 import { ProblemFilter } from './common/problem.filter';
@@ -18,9 +19,10 @@ import { httpLogger } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
 
 export const API_PREFIX = 'api/v1';
-export const BODY_LIMIT = '64kb';
+/** Bytes of a JSON body: 64 KB. */
+export const BODY_LIMIT = 64 * 1024;
 /** POST /subnames/batch carries up to 1000 bodies, so it alone may send up to 2 MB. */
-export const BATCH_BODY_LIMIT = '2mb';
+export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
 const BATCH_PATH = `/${API_PREFIX}/subnames/batch`;
 /** Routes served outside /api/v1, where operators and probes expect them. */
 const UNPREFIXED = [
@@ -62,8 +64,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(requestIdMiddleware);
   if (config.corsOrigin) app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
   const track = shutdownTracker(app);
-  const json = (limit: string) =>
-    express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  const json = (limit: number) =>
+    jsonBody(limit, express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }));
   const batchJson = json(BATCH_BODY_LIMIT);
   const generalJson = json(BODY_LIMIT);
   const batchPath = BATCH_PATH.toLowerCase();
