@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 const PLAIN_JSON = /^application\/json[ \t]*(?:;[ \t]*charset=(?:utf-8|"utf-8")[ \t]*)?$/i;
 const DECIMAL = /^[0-9]{1,9}$/;
 /** What body-parser's strict mode skips before the first character of a JSON text. */
-const JSON_WHITESPACE = /^[\x20\x09\x0a\x0d]*/;
+const JSON_WHITESPACE = /^[ \t\n\r]*/;
 
 /** body-parser's client errors (http-errors): what ProblemFilter reads is `status`, `expose` and `type`. */
 function clientError(message: string, type: string, extra: object = {}): Error {
