@@ -1,11 +1,13 @@
 /**
  * npm run bench: the hot paths of a real service process beside reference limits measured in the same run, on the
  * same machine, with the same load generator (autocannon, BENCH_CONNECTIONS in flight, BENCH_SECONDS a workload):
- *   - the bare Express echo (bench/express-echo.ts, its own process, measured right before each service run): the
- *     most a route on Express can reach here;
+ *   - the bare Express echo (bench/express-echo.ts, its own process beside the service's): the most a route on
+ *     Express can reach here;
  *   - the service's write (subname insert + exact quota charge in one transaction) sent straight to PostgreSQL
  *     with `pg`, BENCH_CONNECTIONS transactions in flight over a pool as large as the service's: the most a create
  *     can reach;
+ * each measured paired with the figure it is the reference of: alternating slices of BENCH_SLICE_SECONDS (A B B A…),
+ * BENCH_SECONDS of each in all, so that a ratio compares two figures taken under the same machine (bench/load.ts);
  *   - signatures per second of ethers and of the service's signer, on one core.
  * The service runs as production runs it (NODE_ENV=production, request logs at info to a file), three times:
  * alone, with REDIS_URL (rate limits shared through Redis), and with WORKERS=2 (Node's cluster, both cores).
@@ -18,11 +20,21 @@
 import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { dnsEncode, Interface, namehash } from 'ethers';
 import { Client, Pool } from 'pg';
 import { freePort } from '../test/support/service-process';
-import { LOAD_CONNECTIONS, LOAD_SECONDS, LoadResult, measure, Workload } from './load';
+import {
+  httpLoad,
+  Load,
+  LOAD_CONNECTIONS,
+  LOAD_SECONDS,
+  LoadResult,
+  measure,
+  measurePaired,
+  SLICE_SECONDS,
+  Workload,
+} from './load';
 import { measureSigning, printSigning, SigningRate } from './signing';
 
 const ADMIN = 'bench-admin-token-0123456789';
@@ -47,7 +59,10 @@ function commit(): string {
 }
 
 interface Row extends LoadResult {
+  /** What the ratio is against. */
   reference?: string;
+  /** The reference's figures from the slices this row was measured paired with. */
+  pairedWith?: LoadResult;
   ratio?: number;
   target?: number;
 }
@@ -55,8 +70,6 @@ interface Row extends LoadResult {
 interface Run {
   name: string;
   env: Record<string, string>;
-  /** This run's references, measured right before it. */
-  echo: { get: LoadResult; post: LoadResult };
   rows: Row[];
   /** All processes together (a cluster's primary and workers). */
   peakRssMb: number;
@@ -73,21 +86,45 @@ function progress(message: string): void {
 /** The service process under load, whose resident memory `load` samples. */
 let servicePid: number | undefined;
 
-/** Measures one workload and says so on stderr before and after, with the service's largest RSS meanwhile. */
-async function load(w: Workload): Promise<LoadResult & { rssMb?: number }> {
-  step += 1;
-  progress(`${step}. ${w.name}: ${LOAD_SECONDS} s…`);
+/** Runs `work` while sampling the service's resident memory; returns its result and the largest RSS seen, in MB. */
+async function withRssSampled<T>(work: () => Promise<T>): Promise<[T, number]> {
   let rssMb = 0;
   const sampler = setInterval(() => {
     if (servicePid !== undefined) rssMb = Math.max(rssMb, processTreeMb(servicePid, 'VmRSS'));
   }, 200);
-  const r = await measure(w).finally(() => clearInterval(sampler));
+  const result = await work().finally(() => clearInterval(sampler));
+  return [result, rssMb];
+}
+
+/** Measures one workload and says so on stderr before and after, with the service's largest RSS meanwhile. */
+async function load(w: Workload): Promise<LoadResult & { rssMb?: number }> {
+  step += 1;
+  progress(`${step}. ${w.name}: ${LOAD_SECONDS} s…`);
+  const [r, rssMb] = await withRssSampled(() => measure(w));
   progress(
     `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
       (servicePid !== undefined ? `, service RSS up to ${rssMb.toFixed(0)} MB` : '') +
       (r.errors ? `, ${r.errors} ERRORS` : ''),
   );
   return servicePid !== undefined ? { ...r, rssMb } : r;
+}
+
+/** Measures a service workload paired with its reference (alternating slices) into a row with their ratio. */
+async function paired(w: Workload, reference: Load, target: number): Promise<Row> {
+  step += 1;
+  progress(
+    `${step}. ${w.name}, paired with ${reference.name}: ${LOAD_SECONDS} s of each in ${SLICE_SECONDS} s slices…`,
+  );
+  const [[r, ref], rssMb] = await withRssSampled(() => measurePaired(httpLoad(w), reference));
+  const ratio = r.throughput / ref.throughput;
+  progress(
+    `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, service RSS up to ${rssMb.toFixed(0)} MB` +
+      (r.errors ? `, ${r.errors} ERRORS` : '') +
+      `; reference ${ref.throughput.toFixed(0)}/s` +
+      (ref.errors ? `, ${ref.errors} ERRORS` : '') +
+      `; ratio ${ratio.toFixed(2)}`,
+  );
+  return { ...r, rssMb, reference: ref.name, pairedWith: ref, ratio, target } as Row;
 }
 
 async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -173,8 +210,11 @@ async function expressEcho(): Promise<{ url: string; stop: () => Promise<void> }
   };
 }
 
-/** The service's write, straight to PostgreSQL: the most a create route can reach here. */
-async function pgReference(dbUrl: string): Promise<LoadResult> {
+/**
+ * The service's write, straight to PostgreSQL: the most a create route can reach here. A `Load` over its own
+ * pool (as large as the service's) and API key; `close` removes what it wrote.
+ */
+async function pgReference(dbUrl: string): Promise<Load & { close: () => Promise<void> }> {
   const pool = new Pool({ connectionString: dbUrl, max: POOL_SIZE });
   const { rows } = await pool.query(
     `INSERT INTO api_keys (name, key_hash, key_prefix, parent_names)
@@ -212,44 +252,31 @@ async function pgReference(dbUrl: string): Promise<LoadResult> {
       c.release();
     }
   };
-  const run = async (seconds: number, offset: number) => {
-    const latencies: number[] = [];
-    let next = offset;
-    let errors = 0;
-    const end = performance.now() + seconds * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: LOAD_CONNECTIONS }, async () => {
-        while (performance.now() < end) {
-          const t0 = performance.now();
-          await transaction(next++).catch(() => errors++);
-          latencies.push(performance.now() - t0);
-        }
-      }),
-    );
-    return { latencies: latencies.sort((a, b) => a - b), errors, seconds: (performance.now() - started) / 1000 };
-  };
-  step += 1;
-  progress(`${step}. reference: insert + quota charge via pg: ${LOAD_SECONDS} s…`);
-  await run(1, 1e9);
-  const r = await run(LOAD_SECONDS, 0);
-  await pool.query(`DELETE FROM subnames WHERE parent_name = 'ref.eth'`);
-  await pool.query('DELETE FROM api_keys WHERE id = $1', [keyId]);
-  await pool.end();
-  const at = (p: number) =>
-    Math.round(r.latencies[Math.min(r.latencies.length - 1, Math.ceil(p * r.latencies.length) - 1)]);
-  const result = {
+  return {
     name: 'reference: insert + quota charge, one transaction via pg',
-    requests: r.latencies.length,
-    seconds: r.seconds,
-    throughput: r.latencies.length / r.seconds,
-    p50: at(0.5),
-    p99: at(0.99),
-    errors: r.errors,
-    statuses: {},
+    slice: async (seconds, offset) => {
+      const latencies: number[] = [];
+      let next = offset;
+      let errors = 0;
+      const end = performance.now() + seconds * 1000;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: LOAD_CONNECTIONS }, async () => {
+          while (performance.now() < end) {
+            const t0 = performance.now();
+            await transaction(next++).catch(() => errors++);
+            latencies.push(performance.now() - t0);
+          }
+        }),
+      );
+      return { sent: next - offset, seconds: (performance.now() - started) / 1000, latencies, errors, statuses: {} };
+    },
+    close: async () => {
+      await pool.query(`DELETE FROM subnames WHERE parent_name = 'ref.eth'`);
+      await pool.query('DELETE FROM api_keys WHERE id = $1', [keyId]);
+      await pool.end();
+    },
   };
-  progress(`   ${result.throughput.toFixed(0)} transactions/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
-  return result;
 }
 
 async function startService(env: Record<string, string>, dbUrl: string, dir: string) {
@@ -281,32 +308,29 @@ async function startService(env: Record<string, string>, dbUrl: string, dir: str
 const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
 const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
 
-/** The bare Express echo, measured right before each service run so that both meet the same machine. */
-async function measureEcho(): Promise<{ get: LoadResult; post: LoadResult }> {
-  const server = await expressEcho();
-  try {
-    const get = await load({
+/** The bare Express echo's two references: GET answers its path, POST its JSON body (a mint request's here). */
+function echoLoads(url: string): { get: Load; post: Load } {
+  return {
+    get: httpLoad({
       name: 'reference: bare Express echo (GET)',
-      url: server.url,
+      url,
       next: (i) => ({ path: `/api/v1/subnames/c${i}.oak.eth` }),
-    });
-    const post = await load({
+    }),
+    post: httpLoad({
       name: 'reference: bare Express echo (POST)',
-      url: server.url,
+      url,
       method: 'POST',
       next: (i) => ({
         path: '/api/v1/mint',
         body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
       }),
-    });
-    return { get, post };
-  } finally {
-    await server.stop();
-  }
+    }),
+  };
 }
 
-async function serviceRun(name: string, env: Record<string, string>, pgRef: { result?: LoadResult }): Promise<Run> {
-  const echo = await measureEcho();
+async function serviceRun(name: string, env: Record<string, string>): Promise<Run> {
+  const echoServer = await expressEcho();
+  const echo = echoLoads(echoServer.url);
   progress(
     `service ${name} (${
       Object.entries(env)
@@ -315,6 +339,14 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
     })`,
   );
   const db = await freshDatabase();
+  // The pg reference writes to a database of its own, migrated as the service's is, so that the service hears
+  // none of its change notifications while it runs.
+  const refDb = await freshDatabase();
+  execFileSync(process.execPath, [join(dirname(SERVICE_MAIN), 'database', 'migrate-cli.js')], {
+    env: { ...process.env, DATABASE_URL: refDb.url, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const pgRef = await pgReference(refDb.url);
   const dir = mkdtempSync(join(tmpdir(), 'sns-bench-'));
   const { url, child } = await startService(env, db.url, dir);
   servicePid = child.pid;
@@ -322,7 +354,6 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
   let namesPerSecond: Run['namesPerSecond'];
   let peaks: number[] = [];
   try {
-    if (!pgRef.result) pgRef.result = await pgReference(db.url);
     const issued = await fetch(`${url}/api/v1/admin/api-keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN },
@@ -338,19 +369,18 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
         addresses: [{ coin: 60, value: ETH }],
         owner: ETH,
       });
-    const create = await load({
-      name: 'POST /subnames (create)',
-      url,
-      method: 'POST',
-      headers: keyed,
-      next: (i) => ({ path: '/api/v1/subnames', body: createBody(`c${i}`) }),
-    });
-    rows.push({
-      ...create,
-      reference: pgRef.result.name,
-      ratio: create.throughput / pgRef.result.throughput,
-      target: 0.6,
-    });
+    const create = await paired(
+      {
+        name: 'POST /subnames (create)',
+        url,
+        method: 'POST',
+        headers: keyed,
+        next: (i) => ({ path: '/api/v1/subnames', body: createBody(`c${i}`) }),
+      },
+      pgRef,
+      0.6,
+    );
+    rows.push(create);
     const created = Math.max(1, Math.min(create.requests, 20_000));
 
     const batch = await load({
@@ -383,12 +413,13 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
       }),
     );
 
-    const read = await load({
-      name: 'GET /subnames/{fullName}',
-      url,
-      next: (i) => ({ path: `/api/v1/subnames/c${i % created}.oak.eth` }),
-    });
-    rows.push({ ...read, reference: echo.get.name, ratio: read.throughput / echo.get.throughput, target: 0.6 });
+    rows.push(
+      await paired(
+        { name: 'GET /subnames/{fullName}', url, next: (i) => ({ path: `/api/v1/subnames/c${i % created}.oak.eth` }) },
+        echo.get,
+        0.6,
+      ),
+    );
 
     // What a wallet's CCIP-Read fetch sends: resolve(name, addr(node)) of a stored name, answered and signed.
     const paths = Array.from({ length: Math.min(created, 5000) }, (_, i) => {
@@ -398,12 +429,13 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
       ]);
       return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
     });
-    const ccip = await load({
-      name: 'GET /ccip-read (addr of a stored name)',
-      url,
-      next: (i) => ({ path: paths[i % paths.length] }),
-    });
-    rows.push({ ...ccip, reference: echo.get.name, ratio: ccip.throughput / echo.get.throughput, target: 0.5 });
+    rows.push(
+      await paired(
+        { name: 'GET /ccip-read (addr of a stored name)', url, next: (i) => ({ path: paths[i % paths.length] }) },
+        echo.get,
+        0.5,
+      ),
+    );
 
     // Search lists a parent of its own with a fixed 2,000 names (oak.eth holds as many as the writes above made).
     for (let b = 0; b < SEARCH_PARENT_NAMES / BATCH_SIZE; b++) {
@@ -441,16 +473,21 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
       }),
     });
     if (!listing.ok) throw new Error(`listing PUT answered ${listing.status}`);
-    const mint = await load({
-      name: 'POST /mint (signed)',
-      url,
-      method: 'POST',
-      next: (i) => ({
-        path: '/api/v1/mint',
-        body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
-      }),
-    });
-    rows.push({ ...mint, reference: echo.post.name, ratio: mint.throughput / echo.post.throughput, target: 0.5 });
+    rows.push(
+      await paired(
+        {
+          name: 'POST /mint (signed)',
+          url,
+          method: 'POST',
+          next: (i) => ({
+            path: '/api/v1/mint',
+            body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
+          }),
+        },
+        echo.post,
+        0.5,
+      ),
+    );
   } finally {
     peaks = processPeaksMb(child.pid!);
     const peak = peaks.reduce((a, b) => a + b, 0);
@@ -458,6 +495,9 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     await db.drop();
+    await pgRef.close();
+    await refDb.drop();
+    await echoServer.stop();
     rmSync(dir, { recursive: true, force: true });
     progress(
       `service ${name}: peak resident memory ${peak.toFixed(0)} MB` +
@@ -467,7 +507,6 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
   return {
     name,
     env,
-    echo,
     rows,
     peakRssMb: peaks.reduce((a, b) => a + b, 0),
     largestProcessMb: Math.max(...peaks),
@@ -475,20 +514,24 @@ async function serviceRun(name: string, env: Record<string, string>, pgRef: { re
   };
 }
 
-function printRun(run: Run, references: LoadResult[]): void {
+/** A run's table: each paired row right below its reference, measured in the same slices. */
+function printRun(run: Run): void {
   const header = ['workload', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× reference', 'target'];
-  const lines = [
-    ...references.map((r) => [r.name, r.throughput.toFixed(0), String(r.p50), String(r.p99), String(r.errors), '', '']),
-    ...run.rows.map((r) => [
-      r.name,
-      r.throughput.toFixed(0),
-      String(r.p50),
-      String(r.p99),
-      String(r.errors),
+  const figures = (r: LoadResult, name = r.name) => [
+    name,
+    r.throughput.toFixed(0),
+    String(r.p50),
+    String(r.p99),
+    String(r.errors),
+  ];
+  const lines = run.rows.flatMap((r) => [
+    ...(r.pairedWith ? [[...figures(r.pairedWith, `${r.pairedWith.name}, paired:`), '', '']] : []),
+    [
+      ...figures(r),
       r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}`,
       r.target === undefined ? '' : `≥ ${r.target} ${r.ratio! >= r.target ? 'met' : 'MISSED'}`,
-    ]),
-  ];
+    ],
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
@@ -513,13 +556,13 @@ function printRun(run: Run, references: LoadResult[]): void {
 async function main(): Promise<void> {
   progress(
     `${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
-      `${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s per workload after a warm-up`,
+      `${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s per workload after a warm-up ` +
+      `(paired ones in ${SLICE_SECONDS} s slices)`,
   );
   step += 1;
   progress(`${step}. signing rates, one core`);
   const signing: SigningRate[] = measureSigning();
 
-  const pgRef: { result?: LoadResult } = {};
   const runs: Run[] = [];
   const only = process.env.BENCH_RUNS?.split(',');
   const configs: [string, string, Record<string, string>][] = [
@@ -529,12 +572,12 @@ async function main(): Promise<void> {
   ];
   for (const [key, name, env] of configs) {
     if (only && !only.includes(key)) continue;
-    runs.push(await serviceRun(name, env, pgRef));
+    runs.push(await serviceRun(name, env));
   }
 
   console.log('\n### signing, one core\n');
   printSigning(signing);
-  for (const run of runs) printRun(run, [run.echo.get, run.echo.post, pgRef.result!]);
+  for (const run of runs) printRun(run);
   writeFileSync(
     RESULTS,
     JSON.stringify(
@@ -542,8 +585,12 @@ async function main(): Promise<void> {
         date: new Date().toISOString(),
         service: process.env.BENCH_SERVICE ?? `this checkout (${commit()})`,
         machine: { cores: cpus().length, model: cpus()[0]?.model, node: process.version },
-        load: { generator: 'autocannon', connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS },
-        referencePg: pgRef.result,
+        load: {
+          generator: 'autocannon',
+          connections: LOAD_CONNECTIONS,
+          seconds: LOAD_SECONDS,
+          pairedSliceSeconds: SLICE_SECONDS,
+        },
         signing,
         runs,
       },

@@ -1,7 +1,13 @@
 /**
- * The load generator of `npm run bench`: autocannon (raw keep-alive sockets, HDR histograms), closed loop with a
- * fixed number of connections, one request in flight on each. Every request can differ (a fresh label, a fresh
- * path) through `next(i)`; a warm-up run comes first (JIT, pools, caches) and is not counted.
+ * The load generator of `npm run bench`: autocannon (raw keep-alive sockets), closed loop with a fixed number of
+ * connections, one request in flight on each. Every request can differ (a fresh label, a fresh path) through
+ * `next(i)`; a warm-up run comes first (JIT, pools, caches) and is not counted. Latencies are collected per
+ * response, so that slices of one measurement add up to exact percentiles.
+ *
+ * A figure and its reference (the service's GET and the bare Express echo's) are measured paired: in alternating
+ * slices of SLICE_SECONDS (A B B A A B…), so that both meet the machine in the same state. On a shared virtual
+ * machine whose speed drifts from one minute to the next, a reference measured once, minutes before, moves a ratio
+ * more than most changes do.
  */
 import autocannon from 'autocannon';
 
@@ -29,52 +35,133 @@ export interface Workload {
   connections?: number;
 }
 
+/** What one slice of load did. */
+export interface Slice {
+  /** Requests sent (indexes used), completed or not. */
+  sent: number;
+  seconds: number;
+  /** Latency of each completed request, in ms. */
+  latencies: number[];
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+/** Something that can be put under load for a while, its requests numbered from `offset`. */
+export interface Load {
+  name: string;
+  slice(seconds: number, offset: number): Promise<Slice>;
+}
+
 export const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 export const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+export const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 1);
+/** Request indexes of warm-ups lie past any measured slice's. */
+const WARMUP_OFFSET = 1e9;
 
-function run(w: Workload, seconds: number, offset: number): Promise<autocannon.Result & { sent: number }> {
-  let i = offset;
+/** An HTTP workload as a `Load`: autocannon for `seconds`. */
+export function httpLoad(w: Workload): Load {
   const headers = { 'content-type': 'application/json', ...w.headers };
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: w.url,
-        connections: w.connections ?? LOAD_CONNECTIONS,
-        pipelining: 1,
-        duration: seconds,
-        timeout: 30,
-        requests: [
-          {
-            method: w.method ?? 'GET',
-            headers,
-            setupRequest: (req) => {
-              const { path, body } = w.next(i++);
-              return { ...req, path, body };
-            },
-          },
-        ],
-      },
-      (err, result) => (err ? reject(err) : resolve(Object.assign(result, { sent: i - offset }))),
-    );
-  });
-}
-
-/** Warm up, then measure for LOAD_SECONDS. Request indexes of the warm-up lie past any measured run's. */
-export async function measure(w: Workload): Promise<LoadResult> {
-  if (WARMUP_SECONDS > 0) await run(w, WARMUP_SECONDS, 1e9);
-  const r = await run(w, LOAD_SECONDS, 0);
-  const statuses: Record<string, number> = {};
-  for (const [code, { count = 0 } = {}] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = count;
-  const completed = r.requests.total;
   return {
     name: w.name,
-    requests: completed,
-    seconds: r.duration,
-    throughput: completed / r.duration,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.non2xx + r.errors + r.timeouts,
+    slice: (seconds, offset) => {
+      let i = offset;
+      const latencies: number[] = [];
+      return new Promise((resolve, reject) => {
+        const instance = autocannon(
+          {
+            url: w.url,
+            connections: w.connections ?? LOAD_CONNECTIONS,
+            pipelining: 1,
+            duration: seconds,
+            timeout: 30,
+            requests: [
+              {
+                method: w.method ?? 'GET',
+                headers,
+                setupRequest: (req) => {
+                  const { path, body } = w.next(i++);
+                  return { ...req, path, body };
+                },
+              },
+            ],
+          },
+          (err, r) => {
+            if (err) return reject(err);
+            const statuses: Record<string, number> = {};
+            for (const [code, { count = 0 } = {}] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = count;
+            resolve({
+              sent: i - offset,
+              seconds: r.duration,
+              latencies,
+              errors: r.non2xx + r.errors + r.timeouts,
+              statuses,
+            });
+          },
+        );
+        instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+      });
+    },
+  };
+}
+
+/** The p-th quantile of sorted latencies, in ms, to a tenth. */
+function quantile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const v = sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+  return Math.round(v * 10) / 10;
+}
+
+/** Adds slices up into one result. */
+function total(name: string, slices: Slice[]): LoadResult {
+  const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
+  const statuses: Record<string, number> = {};
+  for (const s of slices)
+    for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  return {
+    name,
+    requests: latencies.length,
+    seconds,
+    throughput: latencies.length / seconds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    errors: slices.reduce((sum, s) => sum + s.errors, 0),
     statuses,
   };
+}
+
+/** Warm up, then measure for LOAD_SECONDS. */
+export async function measureLoad(load: Load): Promise<LoadResult> {
+  if (WARMUP_SECONDS > 0) await load.slice(WARMUP_SECONDS, WARMUP_OFFSET);
+  return total(load.name, [await load.slice(LOAD_SECONDS, 0)]);
+}
+
+export function measure(w: Workload): Promise<LoadResult> {
+  return measureLoad(httpLoad(w));
+}
+
+/**
+ * A figure and its reference, warmed up and then measured in alternating slices (A B B A A B…), LOAD_SECONDS of
+ * each in all: the ratio of the two then compares them under the same machine. Returns [a, b].
+ */
+export async function measurePaired(a: Load, b: Load): Promise<[LoadResult, LoadResult]> {
+  if (WARMUP_SECONDS > 0) {
+    await a.slice(WARMUP_SECONDS, WARMUP_OFFSET);
+    await b.slice(WARMUP_SECONDS, WARMUP_OFFSET);
+  }
+  const count = Math.max(1, Math.round(LOAD_SECONDS / SLICE_SECONDS));
+  const seconds = LOAD_SECONDS / count;
+  const sides = [
+    { load: a, slices: [] as Slice[], offset: 0 },
+    { load: b, slices: [] as Slice[], offset: 0 },
+  ];
+  for (let k = 0; k < count; k++) {
+    for (const side of k % 2 === 0 ? sides : [...sides].reverse()) {
+      const s = await side.load.slice(seconds, side.offset);
+      side.offset += s.sent;
+      side.slices.push(s);
+    }
+  }
+  return [total(a.name, sides[0].slices), total(b.name, sides[1].slices)];
 }
