@@ -445,7 +445,9 @@ describe('the database time a search may take (SEARCH_STATEMENT_TIMEOUT_MS)', ()
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ SEARCH_STATEMENT_TIMEOUT_MS: '50' });
+    // The seeding below (a change notification per row) may outlast the default 5 s statement timeout on a slow
+    // machine; searches keep their own 50 ms.
+    t = await createTestApp({ SEARCH_STATEMENT_TIMEOUT_MS: '50', DATABASE_STATEMENT_TIMEOUT_MS: '60000' });
     // 100,000 subnames under one parent, all with the same metadata: their exact count takes far more than 50 ms.
     await t.dataSource.query(
       `INSERT INTO subnames (full_name, parent_name, label, namehash, metadata)
