@@ -7,6 +7,7 @@
  * a CalldataError names the part of the request that is wrong.
  */
 import { BoundedMemo } from '../common/bounded-memo';
+import { MAX_ENTRIES } from '../cache/record-cache';
 import { nameHashBytes, NameError, normalizeName } from '../common/ens';
 
 export const RESOLVE_SELECTOR = '0x9061b923';
@@ -114,8 +115,12 @@ interface DecodedName {
   nodeBytes: Uint8Array;
 }
 
-/** Names recently decoded, by their DNS encoding: a resolver asks for the same few names again and again. */
-const names = new BoundedMemo<DecodedName>(1024, 256);
+/**
+ * Names recently decoded, by their DNS encoding: a resolver asks for the same names again and again. As many as
+ * the subname cache holds (MAX_ENTRIES): a smaller memo forgot every name a cached answer was read for whenever
+ * more than its size were in use, and hashed each again (about a fifth of a resolution's own work).
+ */
+const names = new BoundedMemo<DecodedName>(MAX_ENTRIES, 256);
 
 /** The DNS-encoded name decoded, ENSIP-15 normalised and hashed; refusals are not remembered. */
 function decodeName(dns: Uint8Array): DecodedName {
