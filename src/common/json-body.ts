@@ -29,7 +29,8 @@ export function parseStrictJson(text: string): unknown {
 
 /**
  * The JSON body reader of every route: body-parser's `json` (`fallback`, configured with the same `limit`) for
- * anything out of the ordinary, and a direct read for the request nearly every client sends: `application/json`
+ * anything out of the ordinary; for a request without a body (no Content-Length, not chunked), what body-parser
+ * does without its type checks; and a direct read for the request nearly every client sends: `application/json`
  * in UTF-8, a Content-Length within the limit, no Content-Encoding and no chunking. That read does what
  * body-parser does for such a request (UTF-8 with the BOM dropped, strict JSON, the same error types for a bad
  * text or a body cut off) without its content-type parsing, stream decoder and option handling;
@@ -40,6 +41,11 @@ export function jsonBody(limit: number, fallback: RequestHandler): RequestHandle
     const headers = req.headers;
     const type = headers['content-type'];
     const length = headers['content-length'];
+    if (length === undefined && headers['transfer-encoding'] === undefined) {
+      // No body (a GET): what body-parser does before it looks at the type.
+      if (!isFinished(req)) defineBody(req);
+      return next();
+    }
     if (
       type === undefined ||
       length === undefined ||
@@ -53,11 +59,23 @@ export function jsonBody(limit: number, fallback: RequestHandler): RequestHandle
     }
     const expected = Number(length);
     if (expected === 0 || expected > limit) return fallback(req, res, next);
-    // As body-parser does: from here on the request has a body property, parsed or not.
-    const withBody: { body?: unknown } = req;
-    if (!('body' in withBody)) withBody.body = undefined;
+    defineBody(req);
     read(req, expected, next);
   };
+}
+
+/** on-finished's `isFinished` for a request: body-parser passes such a request on untouched. */
+function isFinished(req: Request): boolean {
+  const socket = req.socket as Request['socket'] | null;
+  return Boolean(
+    (req as { upgrade?: boolean }).upgrade || !socket || !socket.readable || (req.complete && !req.readable),
+  );
+}
+
+/** As body-parser does: from here on the request has a body property, parsed or not. */
+function defineBody(req: Request): void {
+  const withBody: { body?: unknown } = req;
+  if (!('body' in withBody)) withBody.body = undefined;
 }
 
 function read(req: Request, expected: number, next: NextFunction): void {
