@@ -30,9 +30,10 @@ import {
   LOAD_CONNECTIONS,
   LOAD_SECONDS,
   LoadResult,
-  measure,
+  measureLoad,
   measurePaired,
   SLICE_SECONDS,
+  withCpu,
   Workload,
 } from './load';
 import { measureSigning, printSigning, SigningRate } from './signing';
@@ -100,10 +101,13 @@ async function withRssSampled<T>(work: () => Promise<T>): Promise<[T, number]> {
 async function load(w: Workload): Promise<LoadResult & { rssMb?: number }> {
   step += 1;
   progress(`${step}. ${w.name}: ${LOAD_SECONDS} s…`);
-  const [r, rssMb] = await withRssSampled(() => measure(w));
+  const [r, rssMb] = await withRssSampled(() =>
+    measureLoad(servicePid === undefined ? httpLoad(w) : withCpu(httpLoad(w), () => processTreeCpuMs(servicePid!))),
+  );
   progress(
     `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
       (servicePid !== undefined ? `, service RSS up to ${rssMb.toFixed(0)} MB` : '') +
+      (r.cpuUsPerRequest !== undefined ? `, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/request` : '') +
       (r.errors ? `, ${r.errors} ERRORS` : ''),
   );
   return servicePid !== undefined ? { ...r, rssMb } : r;
@@ -115,12 +119,15 @@ async function paired(w: Workload, reference: Load, target: number): Promise<Row
   progress(
     `${step}. ${w.name}, paired with ${reference.name}: ${LOAD_SECONDS} s of each in ${SLICE_SECONDS} s slices…`,
   );
-  const [[r, ref], rssMb] = await withRssSampled(() => measurePaired(httpLoad(w), reference));
+  const service = withCpu(httpLoad(w), () => processTreeCpuMs(servicePid!));
+  const [[r, ref], rssMb] = await withRssSampled(() => measurePaired(service, reference));
   const ratio = r.throughput / ref.throughput;
   progress(
     `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, service RSS up to ${rssMb.toFixed(0)} MB` +
       (r.errors ? `, ${r.errors} ERRORS` : '') +
+      (r.cpuUsPerRequest !== undefined ? `, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/request` : '') +
       `; reference ${ref.throughput.toFixed(0)}/s` +
+      (ref.cpuUsPerRequest !== undefined ? `, ${ref.cpuUsPerRequest.toFixed(0)} µs CPU/request` : '') +
       (ref.errors ? `, ${ref.errors} ERRORS` : '') +
       `; ratio ${ratio.toFixed(2)}`,
   );
@@ -152,6 +159,18 @@ function readProc(pid: number, file: string): string {
   } catch {
     return ''; // exited meanwhile
   }
+}
+
+/** CPU time (user and system) a process has used, in ms (clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = readProc(pid, 'stat').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+}
+
+/** The same summed over the process tree. */
+function processTreeCpuMs(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + processCpuMs(p), 0);
 }
 
 /** The process and its descendants (a cluster's primary and its workers). */
@@ -188,7 +207,7 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error('service did not start');
 }
 
-async function expressEcho(): Promise<{ url: string; stop: () => Promise<void> }> {
+async function expressEcho(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = fork(join(__dirname, 'express-echo.ts'), [], {
     env: { ...process.env, PORT: String(port) },
@@ -201,6 +220,7 @@ async function expressEcho(): Promise<{ url: string; stop: () => Promise<void> }
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: () =>
       new Promise((r) => {
         child.removeAllListeners('exit');
@@ -309,28 +329,35 @@ const resolver = new Interface(['function resolve(bytes name, bytes data)', 'fun
 const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
 
 /** The bare Express echo's two references: GET answers its path, POST its JSON body (a mint request's here). */
-function echoLoads(url: string): { get: Load; post: Load } {
+function echoLoads(url: string, pid: number): { get: Load; post: Load } {
+  const cpu = () => processTreeCpuMs(pid);
   return {
-    get: httpLoad({
-      name: 'reference: bare Express echo (GET)',
-      url,
-      next: (i) => ({ path: `/api/v1/subnames/c${i}.oak.eth` }),
-    }),
-    post: httpLoad({
-      name: 'reference: bare Express echo (POST)',
-      url,
-      method: 'POST',
-      next: (i) => ({
-        path: '/api/v1/mint',
-        body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
+    get: withCpu(
+      httpLoad({
+        name: 'reference: bare Express echo (GET)',
+        url,
+        next: (i) => ({ path: `/api/v1/subnames/c${i}.oak.eth` }),
       }),
-    }),
+      cpu,
+    ),
+    post: withCpu(
+      httpLoad({
+        name: 'reference: bare Express echo (POST)',
+        url,
+        method: 'POST',
+        next: (i) => ({
+          path: '/api/v1/mint',
+          body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
+        }),
+      }),
+      cpu,
+    ),
   };
 }
 
 async function serviceRun(name: string, env: Record<string, string>): Promise<Run> {
   const echoServer = await expressEcho();
-  const echo = echoLoads(echoServer.url);
+  const echo = echoLoads(echoServer.url, echoServer.pid);
   progress(
     `service ${name} (${
       Object.entries(env)
@@ -516,13 +543,14 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
 
 /** A run's table: each paired row right below its reference, measured in the same slices. */
 function printRun(run: Run): void {
-  const header = ['workload', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× reference', 'target'];
+  const header = ['workload', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'CPU µs/req', '× reference', 'target'];
   const figures = (r: LoadResult, name = r.name) => [
     name,
     r.throughput.toFixed(0),
     String(r.p50),
     String(r.p99),
     String(r.errors),
+    r.cpuUsPerRequest === undefined ? '' : r.cpuUsPerRequest.toFixed(0),
   ];
   const lines = run.rows.flatMap((r) => [
     ...(r.pairedWith ? [[...figures(r.pairedWith, `${r.pairedWith.name}, paired:`), '', '']] : []),

@@ -21,6 +21,8 @@ export interface LoadResult {
   /** Answers outside 2xx, transport errors and timeouts: anything but success. */
   errors: number;
   statuses: Record<string, number>;
+  /** CPU time of the server's processes per completed request, in µs, when its slices measured it. */
+  cpuUsPerRequest?: number;
 }
 
 export interface Workload {
@@ -44,6 +46,8 @@ export interface Slice {
   latencies: number[];
   errors: number;
   statuses: Record<string, number>;
+  /** CPU time the server's processes spent meanwhile, in ms (see `withCpu`). */
+  cpuMs?: number;
 }
 
 /** Something that can be put under load for a while, its requests numbered from `offset`. */
@@ -119,6 +123,7 @@ function total(name: string, slices: Slice[]): LoadResult {
   const statuses: Record<string, number> = {};
   for (const s of slices)
     for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  const cpuMs = slices.every((s) => s.cpuMs !== undefined) ? slices.reduce((sum, s) => sum + s.cpuMs!, 0) : undefined;
   return {
     name,
     requests: latencies.length,
@@ -128,6 +133,22 @@ function total(name: string, slices: Slice[]): LoadResult {
     p99: quantile(latencies, 0.99),
     errors: slices.reduce((sum, s) => sum + s.errors, 0),
     statuses,
+    ...(cpuMs !== undefined && latencies.length > 0 ? { cpuUsPerRequest: (cpuMs * 1000) / latencies.length } : {}),
+  };
+}
+
+/**
+ * A load whose slices also record the CPU time (user and system, from /proc) of the server's processes: `cpuMs()`
+ * read before and after each slice. CPU per request moves far less than throughput on a shared machine.
+ */
+export function withCpu(load: Load, cpuMs: () => number): Load {
+  return {
+    name: load.name,
+    slice: async (seconds, offset) => {
+      const before = cpuMs();
+      const s = await load.slice(seconds, offset);
+      return { ...s, cpuMs: cpuMs() - before };
+    },
   };
 }
 
@@ -135,10 +156,6 @@ function total(name: string, slices: Slice[]): LoadResult {
 export async function measureLoad(load: Load): Promise<LoadResult> {
   if (WARMUP_SECONDS > 0) await load.slice(WARMUP_SECONDS, WARMUP_OFFSET);
   return total(load.name, [await load.slice(LOAD_SECONDS, 0)]);
-}
-
-export function measure(w: Workload): Promise<LoadResult> {
-  return measureLoad(httpLoad(w));
 }
 
 /**
