@@ -17,6 +17,8 @@ import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
 import { httpLogger } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
+import { ccipCorsUnder } from './resolution/ccip-cors';
+import { CCIP_READ_PATH } from './resolution/resolution.service';
 
 export const API_PREFIX = 'api/v1';
 /** Bytes of a JSON body: 64 KB. */
@@ -43,8 +45,9 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
 
 /**
  * Everything serve.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
- * log, metrics, security headers, parsing, input safety, errors, validation, prefix. The order matters: everything before the body
- * parser also sees requests whose bodies it refuses. Signals are serve.ts's business.
+ * log, metrics, security headers, the CCIP-Read gateway's CORS, parsing, input safety, errors, validation,
+ * prefix. The order matters: everything before the body parser also sees requests whose bodies it refuses.
+ * Signals are serve.ts's business.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const filter = new ProblemFilter();
@@ -61,8 +64,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // No ETag: Express would hash every body (answers are computed, resolution's signed, per request) for conditional
   // requests that API clients do not make.
   app.set('etag', false);
-  app.use(requestIdMiddleware);
-  if (config.corsOrigin) app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
   const track = shutdownTracker(app);
   const json = (limit: number) =>
     jsonBody(limit, express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }));
@@ -70,21 +71,28 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const generalJson = json(BODY_LIMIT);
   const batchPath = BATCH_PATH.toLowerCase();
   // One middleware for what every request passes (inOrder: no router layer each).
-  app.use(
-    inOrder([
-      ...(track ? [track] : []),
-      httpLogger(config),
-      httpMetricsMiddleware,
-      securityHeaders(SECURITY_POLICIES, (req) => (DOCS_PATH.test(req.path) ? 'docs' : 'api')),
-      // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
-      (req, res, next) => {
-        const path = req.path.toLowerCase();
-        const batch = path === batchPath || path.startsWith(`${batchPath}/`);
-        return (batch ? batchJson : generalJson)(req, res, next);
-      },
-      inputSafetyMiddleware,
-    ]),
-  );
+  const everyRequest: RequestHandler[] = [
+    ...(track ? [track] : []),
+    httpLogger(config),
+    httpMetricsMiddleware,
+    securityHeaders(SECURITY_POLICIES, (req) => (DOCS_PATH.test(req.path) ? 'docs' : 'api')),
+    // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
+    ccipCorsUnder(`/${API_PREFIX}/${CCIP_READ_PATH}`),
+    // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
+    (req, res, next) => {
+      const path = req.path.toLowerCase();
+      const batch = path === batchPath || path.startsWith(`${batchPath}/`);
+      return (batch ? batchJson : generalJson)(req, res, next);
+    },
+    inputSafetyMiddleware,
+  ];
+  if (config.corsOrigin) {
+    // Nest's CORS middleware between the request id and the rest, as it always was (a preflight it answers
+    // carries the id and is logged).
+    app.use(requestIdMiddleware);
+    app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
+    app.use(inOrder(everyRequest));
+  } else app.use(inOrder([requestIdMiddleware, ...everyRequest]));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => filter.respond(err, req, res));
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED });
   app.useGlobalFilters(filter);

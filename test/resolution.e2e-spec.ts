@@ -200,6 +200,18 @@ describe('CCIP-Read gateway over HTTP (GET/POST /api/v1/ccip-read)', () => {
     expect(preflight.headers['access-control-allow-headers']).toBe('Content-Type');
     const refused = await get('0x1', '0x1').expect(400);
     expect(refused.headers['access-control-allow-origin']).toBe('*');
+    // A body the JSON parser refuses is answered with the header too, so that the browser can read the problem.
+    const unparsable = await request(t.http)
+      .post('/api/v1/ccip-read')
+      .set('content-type', 'application/json')
+      .send('{"sender":')
+      .expect(400);
+    expect(unparsable.headers['access-control-allow-origin']).toBe('*');
+    expect(unparsable.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // Only the gateway: the rest of the API keeps the same-origin policy.
+    const other = await request(t.http).get('/api/v1/ccip-readx/signer').set('origin', 'https://app.example');
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
   it('no calldata gets a 5xx: 600 random, truncated and mutated calldatas (fast-check, seeded)', async () => {

@@ -1,31 +1,13 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Module } from '@nestjs/common';
 import { SigningModule } from '../signing/signing.module';
 import { SubnamesModule } from '../subnames/subnames.module';
 import { ResolutionController } from './resolution.controller';
-import { CCIP_READ_PATH, ResolutionService } from './resolution.service';
+import { ResolutionService } from './resolution.service';
 
-/**
- * Wallets and dapps in browsers call the gateway from any origin (EIP-3668 clients fetch it directly), so its
- * routes allow every origin whatever CORS_ORIGIN says; they carry no credentials and no key.
- */
-export function ccipCors(req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-  if (req.method !== 'OPTIONS') return next();
-  res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
-  res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-  res.setHeader('Access-Control-Max-Age', '86400');
-  res.status(204).end();
-}
-
+/** The gateway's CORS (any origin) is applied by app.setup.ts, with the middleware every request passes. */
 @Module({
   imports: [SigningModule, SubnamesModule],
   controllers: [ResolutionController],
   providers: [ResolutionService],
 })
-export class ResolutionModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ccipCors).forRoutes({ path: `${CCIP_READ_PATH}/*path`, method: RequestMethod.ALL }, CCIP_READ_PATH);
-  }
-}
+export class ResolutionModule {}
