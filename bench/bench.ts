@@ -17,12 +17,12 @@
  * Prints progress on stderr, the tables on stdout, and writes bench/results.json. Never part of `npm test`;
  * nothing here fails on a slow figure.
  */
-import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { dnsEncode, Interface, namehash } from 'ethers';
-import { Client, Pool } from 'pg';
+import { dnsEncode, namehash } from 'ethers';
+import { Pool } from 'pg';
 import { freePort } from '../test/support/service-process';
 import {
   httpLoad,
@@ -36,20 +36,33 @@ import {
   withCpu,
   Workload,
 } from './load';
+import {
+  ADMIN,
+  CCIP_SENDER,
+  ETH,
+  freshDatabase,
+  processPeaksMb,
+  processTreeCpuMs,
+  processTreeMb,
+  resolver,
+  SERVICE_MAIN,
+  startService,
+} from './service';
 import { measureSigning, printSigning, SigningRate } from './signing';
 
-const ADMIN = 'bench-admin-token-0123456789';
-const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BATCH_SIZE = 100;
 const BATCH_CONNECTIONS = 4;
 const SEARCH_PARENT_NAMES = 2000;
+/**
+ * Distinct stored names the read and resolution workloads cycle through (of those the creates made): half the
+ * subname cache (10,000 entries), so that the figures are of reads of names in use whatever the create rate was.
+ * A cycle longer than the cache is LRU's worst case, every read a database round trip (the README says what it
+ * costs).
+ */
+const READ_NAMES = 5000;
 const POOL_SIZE = 10; // the service's DATABASE_POOL_SIZE default
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RESULTS = process.env.BENCH_RESULTS ?? join(__dirname, 'results.json');
-export const SERVICE_NODE_OPTIONS = '--max-old-space-size=192';
-/** The service to measure: this checkout's build, or BENCH_SERVICE (another build's dist/main.js, to compare). */
-const SERVICE_MAIN = process.env.BENCH_SERVICE ?? join(__dirname, '..', 'dist', 'main.js');
 
 function commit(): string {
   try {
@@ -132,79 +145,6 @@ async function paired(w: Workload, reference: Load, target: number): Promise<Row
       `; ratio ${ratio.toFixed(2)}`,
   );
   return { ...r, rssMb, reference: ref.name, pairedWith: ref, ratio, target } as Row;
-}
-
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `sns_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(DATABASE_URL);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const d = new Client({ connectionString: DATABASE_URL });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
-  };
-}
-
-function readProc(pid: number, file: string): string {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-  } catch {
-    return ''; // exited meanwhile
-  }
-}
-
-/** CPU time (user and system) a process has used, in ms (clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-  const fields = readProc(pid, 'stat').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
-}
-
-/** The same summed over the process tree. */
-function processTreeCpuMs(pid: number): number {
-  return processTree(pid).reduce((sum, p) => sum + processCpuMs(p), 0);
-}
-
-/** The process and its descendants (a cluster's primary and its workers). */
-function processTree(pid: number): number[] {
-  const children = readProc(pid, `task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
-  return [pid, ...children.flatMap(processTree)];
-}
-
-/** A memory figure of one process (VmHWM: its peak, VmRSS: now), in MB. */
-function processMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024;
-}
-
-/** The same figure summed over the process tree. */
-function processTreeMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  return processTree(pid).reduce((sum, p) => sum + processMb(p, field), 0);
-}
-
-/** The peak of each process of the tree, in MB. */
-function processPeaksMb(pid: number): number[] {
-  return processTree(pid).map((p) => processMb(p, 'VmHWM'));
-}
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`service exited during start-up (${child.exitCode})`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('service did not start');
 }
 
 async function expressEcho(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
@@ -298,35 +238,6 @@ async function pgReference(dbUrl: string): Promise<Load & { close: () => Promise
     },
   };
 }
-
-async function startService(env: Record<string, string>, dbUrl: string, dir: string) {
-  const port = await freePort();
-  const log = openSync(join(dir, `service-${port}.log`), 'w');
-  const child = spawn(process.execPath, [SERVICE_MAIN], {
-    env: {
-      PATH: process.env.PATH,
-      // As the Dockerfile and `npm start` run it (runtime-flags.spec.ts keeps the three equal).
-      NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS ?? SERVICE_NODE_OPTIONS,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: dbUrl,
-      ADMIN_TOKEN: ADMIN,
-      RATE_LIMIT_PER_KEY: '100000000',
-      RATE_LIMIT_PER_IP: '100000000',
-      MINT_MAINNET_SIGNER_KEY: '0x' + '11'.repeat(32),
-      MINT_TESTNET_SIGNER_KEY: '0x' + '22'.repeat(32),
-      CCIP_SIGNER_KEY: '0x' + '33'.repeat(32),
-      ...env,
-    },
-    stdio: ['ignore', log, 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, child);
-  return { url, child };
-}
-
-const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
-const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
 
 /** The bare Express echo's two references: GET answers its path, POST its JSON body (a mint request's here). */
 function echoLoads(url: string, pid: number): { get: Load; post: Load } {
@@ -442,14 +353,18 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
 
     rows.push(
       await paired(
-        { name: 'GET /subnames/{fullName}', url, next: (i) => ({ path: `/api/v1/subnames/c${i % created}.oak.eth` }) },
+        {
+          name: 'GET /subnames/{fullName}',
+          url,
+          next: (i) => ({ path: `/api/v1/subnames/c${i % Math.min(created, READ_NAMES)}.oak.eth` }),
+        },
         echo.get,
         0.6,
       ),
     );
 
     // What a wallet's CCIP-Read fetch sends: resolve(name, addr(node)) of a stored name, answered and signed.
-    const paths = Array.from({ length: Math.min(created, 5000) }, (_, i) => {
+    const paths = Array.from({ length: Math.min(created, READ_NAMES) }, (_, i) => {
       const data = resolver.encodeFunctionData('resolve', [
         dnsEncode(`c${i}.oak.eth`),
         resolver.encodeFunctionData('addr', [namehash(`c${i}.oak.eth`)]),

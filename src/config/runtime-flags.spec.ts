@@ -12,6 +12,6 @@ describe('the heap limit the service runs with', () => {
     expect(limit).toBe('192');
     expect(flag(scripts.start)).toBe(limit);
     expect(flag(scripts['start:prod'])).toBe(limit);
-    expect(flag(/SERVICE_NODE_OPTIONS = '([^']*)'/.exec(read('bench/bench.ts'))?.[1] ?? '')).toBe(limit);
+    expect(flag(/SERVICE_NODE_OPTIONS = '([^']*)'/.exec(read('bench/service.ts'))?.[1] ?? '')).toBe(limit);
   });
 });

@@ -1,0 +1,157 @@
+/**
+ * npm run bench:compare -- <a build's dist/main.js> [<another's>]: two builds of the service side by side, paired.
+ * Both run at once (one process each, as production runs it, each on a fresh database with the same 2,000 stored
+ * names and a mint listing); each workload then alternates between them in slices (A B B A…, BENCH_SLICE_SECONDS,
+ * BENCH_SECONDS of each in all) and prints both figures and their quotient: requests per second, and the CPU
+ * time each service's process spent per request (from /proc, which moves far less than throughput on a shared
+ * machine). The second build defaults to this checkout's dist/main.js. Prints progress on stderr and the table
+ * on stdout; nothing fails on a figure. What "before → after" in the README's performance section is measured
+ * with.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { dnsEncode, namehash } from 'ethers';
+import { httpLoad, Load, LoadResult, LOAD_SECONDS, measurePaired, SLICE_SECONDS, withCpu, Workload } from './load';
+import { ADMIN, CCIP_SENDER, ETH, freshDatabase, processTreeCpuMs, resolver, startService } from './service';
+
+const NAMES = 2000;
+const BATCH = 100;
+
+function progress(message: string): void {
+  console.error(`[compare ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+async function send(
+  url: string,
+  method: 'POST' | 'PUT',
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<unknown> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/** One build running on its own database, with the names and listing the workloads read, and its workloads. */
+async function side(main: string, dir: string) {
+  const db = await freshDatabase();
+  const { url, child } = await startService({ WORKERS: '1' }, db.url, dir, main);
+  const admin = { 'x-admin-token': ADMIN };
+  const { key } = (await send(url, 'POST', '/api/v1/admin/api-keys', admin, {
+    name: 'compare',
+    parentNames: ['oak.eth'],
+    quota: 2_000_000_000,
+  })) as { key: string };
+  const keyed = { 'x-auth-token': key };
+  const subname = (label: string) => ({
+    parentName: 'oak.eth',
+    label,
+    texts: [{ key: 'url', value: `https://${label}.example` }],
+    addresses: [{ coin: 60, value: ETH }],
+    owner: ETH,
+  });
+  for (let b = 0; b < NAMES / BATCH; b++) {
+    const items = Array.from({ length: BATCH }, (_, k) => subname(`c${b * BATCH + k}`));
+    await send(url, 'POST', '/api/v1/subnames/batch', keyed, { items });
+  }
+  await send(url, 'PUT', '/api/v1/admin/listings/mainnet/oak.eth', admin, {
+    price: '1000000000000000',
+    fee: '0',
+    paymentReceiver: ETH,
+    expirable: false,
+    fuses: 0,
+    active: true,
+  });
+  const ccipPaths = Array.from({ length: NAMES }, (_, i) => {
+    const name = `c${i}.oak.eth`;
+    const data = resolver.encodeFunctionData('resolve', [
+      dnsEncode(name),
+      resolver.encodeFunctionData('addr', [namehash(name)]),
+    ]);
+    return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
+  });
+  const workloads: Workload[] = [
+    {
+      name: 'POST /subnames (create)',
+      url,
+      method: 'POST',
+      headers: keyed,
+      next: (i) => ({ path: '/api/v1/subnames', body: JSON.stringify(subname(`n${i}`)) }),
+    },
+    { name: 'GET /subnames/{fullName}', url, next: (i) => ({ path: `/api/v1/subnames/c${i % NAMES}.oak.eth` }) },
+    { name: 'GET /ccip-read (addr of a stored name)', url, next: (i) => ({ path: ccipPaths[i % NAMES] }) },
+    {
+      name: 'POST /mint (signed)',
+      url,
+      method: 'POST',
+      next: (i) => ({
+        path: '/api/v1/mint',
+        body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
+      }),
+    },
+  ];
+  const loads: Load[] = workloads.map((w) => withCpu(httpLoad(w), () => processTreeCpuMs(child.pid!)));
+  const stop = async () => {
+    await new Promise<void>((r) => {
+      child.once('exit', () => r());
+      child.kill('SIGTERM');
+    });
+    await db.drop();
+  };
+  return { loads, stop };
+}
+
+function row(a: LoadResult, b: LoadResult): string[] {
+  const cpu = (r: LoadResult) => (r.cpuUsPerRequest === undefined ? '' : r.cpuUsPerRequest.toFixed(0));
+  return [
+    a.name,
+    a.throughput.toFixed(0),
+    b.throughput.toFixed(0),
+    (b.throughput / a.throughput).toFixed(3),
+    cpu(a),
+    cpu(b),
+    a.cpuUsPerRequest && b.cpuUsPerRequest ? (b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(3) : '',
+    String(a.errors + b.errors),
+  ];
+}
+
+async function main(): Promise<void> {
+  const [first, second] = process.argv.slice(2);
+  if (!first) throw new Error('usage: npm run bench:compare -- <a build dist/main.js> [<b build dist/main.js>]');
+  const mains = [resolve(first), resolve(second ?? join(__dirname, '..', 'dist', 'main.js'))];
+  progress(
+    `A = ${mains[0]}\n  B = ${mains[1]}\n  ${LOAD_SECONDS} s of each per workload, in ${SLICE_SECONDS} s slices`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'sns-compare-'));
+  const [a, b] = [await side(mains[0], dir), await side(mains[1], dir)];
+  const rows: string[][] = [];
+  try {
+    for (let k = 0; k < a.loads.length; k++) {
+      progress(`${k + 1}. ${a.loads[k].name}…`);
+      const [ra, rb] = await measurePaired(a.loads[k], b.loads[k]);
+      rows.push(row(ra, rb));
+      progress(`   A ${ra.throughput.toFixed(0)} req/s, B ${rb.throughput.toFixed(0)} req/s; B/A ${rows.at(-1)![3]}`);
+    }
+  } finally {
+    await a.stop();
+    await b.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const header = ['workload', 'A req/s', 'B req/s', 'B/A', 'A CPU µs/req', 'B CPU µs/req', 'B/A CPU', 'errors'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  console.log(['', line(header), rule, ...rows.map(line)].join('\n'));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
