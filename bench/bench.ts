@@ -21,7 +21,7 @@ import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { dnsEncode, namehash } from 'ethers';
+import { namehash } from 'ethers';
 import { Pool } from 'pg';
 import { freePort } from '../test/support/service-process';
 import {
@@ -38,13 +38,14 @@ import {
 } from './load';
 import {
   ADMIN,
-  CCIP_SENDER,
+  ccipAddrPath,
   ETH,
   freshDatabase,
+  LISTING,
+  mintRequest,
   processPeaksMb,
   processTreeCpuMs,
   processTreeMb,
-  resolver,
   SERVICE_MAIN,
   startService,
 } from './service';
@@ -256,10 +257,7 @@ function echoLoads(url: string, pid: number): { get: Load; post: Load } {
         name: 'reference: bare Express echo (POST)',
         url,
         method: 'POST',
-        next: (i) => ({
-          path: '/api/v1/mint',
-          body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
-        }),
+        next: mintRequest,
       }),
       cpu,
     ),
@@ -364,13 +362,7 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
     );
 
     // What a wallet's CCIP-Read fetch sends: resolve(name, addr(node)) of a stored name, answered and signed.
-    const paths = Array.from({ length: Math.min(created, READ_NAMES) }, (_, i) => {
-      const data = resolver.encodeFunctionData('resolve', [
-        dnsEncode(`c${i}.oak.eth`),
-        resolver.encodeFunctionData('addr', [namehash(`c${i}.oak.eth`)]),
-      ]);
-      return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
-    });
+    const paths = Array.from({ length: Math.min(created, READ_NAMES) }, (_, i) => ccipAddrPath(`c${i}.oak.eth`));
     rows.push(
       await paired(
         { name: 'GET /ccip-read (addr of a stored name)', url, next: (i) => ({ path: paths[i % paths.length] }) },
@@ -405,14 +397,7 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
     const listing = await fetch(`${url}/api/v1/admin/listings/mainnet/oak.eth`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN },
-      body: JSON.stringify({
-        price: '1000000000000000',
-        fee: '0',
-        paymentReceiver: ETH,
-        expirable: false,
-        fuses: 0,
-        active: true,
-      }),
+      body: JSON.stringify(LISTING),
     });
     if (!listing.ok) throw new Error(`listing PUT answered ${listing.status}`);
     rows.push(
@@ -421,10 +406,7 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
           name: 'POST /mint (signed)',
           url,
           method: 'POST',
-          next: (i) => ({
-            path: '/api/v1/mint',
-            body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
-          }),
+          next: mintRequest,
         },
         echo.post,
         0.5,

@@ -11,9 +11,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { dnsEncode, namehash } from 'ethers';
 import { httpLoad, Load, LoadResult, LOAD_SECONDS, measurePaired, SLICE_SECONDS, withCpu, Workload } from './load';
-import { ADMIN, CCIP_SENDER, ETH, freshDatabase, processTreeCpuMs, resolver, startService } from './service';
+import {
+  ADMIN,
+  ccipAddrPath,
+  ETH,
+  freshDatabase,
+  LISTING,
+  mintRequest,
+  processTreeCpuMs,
+  startService,
+} from './service';
 
 const NAMES = 2000;
 const BATCH = 100;
@@ -60,22 +68,8 @@ async function side(main: string, dir: string) {
     const items = Array.from({ length: BATCH }, (_, k) => subname(`c${b * BATCH + k}`));
     await send(url, 'POST', '/api/v1/subnames/batch', keyed, { items });
   }
-  await send(url, 'PUT', '/api/v1/admin/listings/mainnet/oak.eth', admin, {
-    price: '1000000000000000',
-    fee: '0',
-    paymentReceiver: ETH,
-    expirable: false,
-    fuses: 0,
-    active: true,
-  });
-  const ccipPaths = Array.from({ length: NAMES }, (_, i) => {
-    const name = `c${i}.oak.eth`;
-    const data = resolver.encodeFunctionData('resolve', [
-      dnsEncode(name),
-      resolver.encodeFunctionData('addr', [namehash(name)]),
-    ]);
-    return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
-  });
+  await send(url, 'PUT', '/api/v1/admin/listings/mainnet/oak.eth', admin, LISTING);
+  const ccipPaths = Array.from({ length: NAMES }, (_, i) => ccipAddrPath(`c${i}.oak.eth`));
   const workloads: Workload[] = [
     {
       name: 'POST /subnames (create)',
@@ -90,10 +84,7 @@ async function side(main: string, dir: string) {
       name: 'POST /mint (signed)',
       url,
       method: 'POST',
-      next: (i) => ({
-        path: '/api/v1/mint',
-        body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }),
-      }),
+      next: mintRequest,
     },
   ];
   const loads: Load[] = workloads.map((w) => withCpu(httpLoad(w), () => processTreeCpuMs(child.pid!)));

@@ -5,7 +5,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Interface } from 'ethers';
+import { dnsEncode, Interface, namehash } from 'ethers';
 import { Client } from 'pg';
 import { freePort } from '../test/support/service-process';
 
@@ -115,5 +115,29 @@ export async function startService(env: Record<string, string>, dbUrl: string, d
   return { url, child };
 }
 
-export const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
-export const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
+const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
+const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
+
+/** What a wallet's CCIP-Read fetch asks for a name: resolve(name, addr(node)), by the GET route. */
+export function ccipAddrPath(name: string): string {
+  const data = resolver.encodeFunctionData('resolve', [
+    dnsEncode(name),
+    resolver.encodeFunctionData('addr', [namehash(name)]),
+  ]);
+  return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
+}
+
+/** Mint request `i` (POST): a fresh label under oak.eth. */
+export function mintRequest(i: number): { path: string; body: string } {
+  return { path: '/api/v1/mint', body: JSON.stringify({ label: `m${i}`, parentName: 'oak.eth', minterAddress: ETH }) };
+}
+
+/** The mainnet listing of oak.eth the mint workloads sign for (PUT /api/v1/admin/listings/mainnet/oak.eth). */
+export const LISTING = {
+  price: '1000000000000000',
+  fee: '0',
+  paymentReceiver: ETH,
+  expirable: false,
+  fuses: 0,
+  active: true,
+};
