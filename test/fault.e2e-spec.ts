@@ -146,6 +146,9 @@ describe('PostgreSQL going away and coming back (service process behind a TCP pr
     await pause(200);
     const cutAt = Date.now();
     proxy.setMode('refuse');
+    // Let the idle clients hear their sockets close first: a request that checked one out sooner would take its
+    // error as the query's, and the pool's 'error' path (asserted below) would go untested.
+    await pause(50);
     const traffic = load(6);
     await pause(2_500);
     const health = await ready();
