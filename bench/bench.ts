@@ -111,20 +111,27 @@ async function withRssSampled<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [result, rssMb];
 }
 
-/** Measures one workload and says so on stderr before and after, with the service's largest RSS meanwhile. */
-async function load(w: Workload): Promise<LoadResult & { rssMb?: number }> {
+/** A workload of the running service, its slices recording the service's CPU time. */
+function serviceLoad(w: Workload): Load {
+  return withCpu(httpLoad(w), () => processTreeCpuMs(servicePid!));
+}
+
+/** A result's figures for a progress line. */
+function figures(r: LoadResult): string {
+  return (
+    `${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
+    (r.cpuUsPerRequest !== undefined ? `, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/request` : '') +
+    (r.errors ? `, ${r.errors} ERRORS` : '')
+  );
+}
+
+/** Measures one service workload and says so on stderr before and after, with the service's largest RSS meanwhile. */
+async function load(w: Workload): Promise<LoadResult & { rssMb: number }> {
   step += 1;
   progress(`${step}. ${w.name}: ${LOAD_SECONDS} s…`);
-  const [r, rssMb] = await withRssSampled(() =>
-    measureLoad(servicePid === undefined ? httpLoad(w) : withCpu(httpLoad(w), () => processTreeCpuMs(servicePid!))),
-  );
-  progress(
-    `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
-      (servicePid !== undefined ? `, service RSS up to ${rssMb.toFixed(0)} MB` : '') +
-      (r.cpuUsPerRequest !== undefined ? `, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/request` : '') +
-      (r.errors ? `, ${r.errors} ERRORS` : ''),
-  );
-  return servicePid !== undefined ? { ...r, rssMb } : r;
+  const [r, rssMb] = await withRssSampled(() => measureLoad(serviceLoad(w)));
+  progress(`   ${figures(r)}, service RSS up to ${rssMb.toFixed(0)} MB`);
+  return { ...r, rssMb };
 }
 
 /** Measures a service workload paired with its reference (alternating slices) into a row with their ratio. */
@@ -133,17 +140,10 @@ async function paired(w: Workload, reference: Load, target: number): Promise<Row
   progress(
     `${step}. ${w.name}, paired with ${reference.name}: ${LOAD_SECONDS} s of each in ${SLICE_SECONDS} s slices…`,
   );
-  const service = withCpu(httpLoad(w), () => processTreeCpuMs(servicePid!));
-  const [[r, ref], rssMb] = await withRssSampled(() => measurePaired(service, reference));
+  const [[r, ref], rssMb] = await withRssSampled(() => measurePaired(serviceLoad(w), reference));
   const ratio = r.throughput / ref.throughput;
   progress(
-    `   ${r.throughput.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, service RSS up to ${rssMb.toFixed(0)} MB` +
-      (r.errors ? `, ${r.errors} ERRORS` : '') +
-      (r.cpuUsPerRequest !== undefined ? `, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/request` : '') +
-      `; reference ${ref.throughput.toFixed(0)}/s` +
-      (ref.cpuUsPerRequest !== undefined ? `, ${ref.cpuUsPerRequest.toFixed(0)} µs CPU/request` : '') +
-      (ref.errors ? `, ${ref.errors} ERRORS` : '') +
-      `; ratio ${ratio.toFixed(2)}`,
+    `   ${figures(r)}, service RSS up to ${rssMb.toFixed(0)} MB; reference ${figures(ref)}; ratio ${ratio.toFixed(2)}`,
   );
   return { ...r, rssMb, reference: ref.name, pairedWith: ref, ratio, target } as Row;
 }
