@@ -82,6 +82,14 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ WORKERS: 'many', DATABASE_URL: pg })).toThrow(/WORKERS/);
   });
 
+  it('signs on a thread of its own outside NODE_ENV=test, unless SIGNING_THREAD says otherwise', () => {
+    expect(loadConfig({}).signingThread).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).signingThread).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', SIGNING_THREAD: 'true' }).signingThread).toBe(true);
+    expect(loadConfig({ SIGNING_THREAD: '0' }).signingThread).toBe(false);
+    expect(() => loadConfig({ SIGNING_THREAD: 'sometimes' })).toThrow(/SIGNING_THREAD/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });

@@ -108,6 +108,7 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(0) @Max(300) SHUTDOWN_GRACE_SECONDS = 10;
   @Transform(toInt) @IsInt() @Min(0) @Max(60) SHUTDOWN_DELAY_SECONDS = 0;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WORKERS?: number;
+  @IsOptional() @Transform(toBool) @IsBoolean() SIGNING_THREAD?: boolean;
 }
 
 export interface NetworkConfig {
@@ -145,6 +146,8 @@ export class AppConfig {
    * The embedded database belongs to one process.
    */
   readonly workers: number;
+  /** Signatures made on a thread of their own (SIGNING_THREAD), by default outside NODE_ENV=test. */
+  readonly signingThread: boolean;
 
   constructor(e: EnvironmentVariables) {
     this.env = e.NODE_ENV as AppConfig['env'];
@@ -186,6 +189,7 @@ export class AppConfig {
     this.redisKeyPrefix = e.REDIS_KEY_PREFIX;
     this.shutdown = { graceSeconds: e.SHUTDOWN_GRACE_SECONDS, delaySeconds: e.SHUTDOWN_DELAY_SECONDS };
     this.workers = e.WORKERS ?? (this.env === 'production' && this.databaseUrl ? availableParallelism() : 1);
+    this.signingThread = e.SIGNING_THREAD ?? this.env !== 'test';
   }
 }
 

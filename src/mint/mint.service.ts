@@ -90,7 +90,7 @@ export class MintService {
       nowSeconds: nowSeconds(),
       signatureTtlSeconds: this.config.mint.signatureTtlSeconds,
     });
-    return { content, signature: this.signer.sign(target.network, content) };
+    return { content, signature: await this.signer.sign(target.network, content) };
   }
 
   /** The same checks as a mint, reported instead of refused; nothing is signed. */

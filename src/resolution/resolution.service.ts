@@ -55,7 +55,7 @@ export class ResolutionService {
     const result = answerBytes(request, records);
     const lifetime = this.config.ccip.signatureTtlSeconds;
     const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
-    const signature = this.signing.signCcipAnswer(checksumAddress(sender), expires, bytes, result);
+    const signature = await this.signing.signCcipAnswer(checksumAddress(sender), expires, bytes, result);
     return {
       data: encodeGatewayResponse(result, expires, signature),
       // A cached answer keeps at least half its signature's lifetime.

@@ -4,11 +4,10 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/app-config';
-import { signDigest } from './secp256k1';
+import { runSignJob } from './signing-jobs';
+import type { SigningThread } from './signing-thread';
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
-/** Half the secp256k1 group order as 64 lowercase hex digits: a canonical (EIP-2) signature has s at most this. */
-const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0';
 
 export class SignerConfigError extends Error {}
 
@@ -26,13 +25,20 @@ export interface SignerSource {
   logName: string;
 }
 
+/** What a signer is asked to sign: a 32-byte digest as it is, or a CCIP-Read gateway answer. */
+export type Signable =
+  { digest: Uint8Array } | { sender: string; expires: bigint; request: Uint8Array; result: Uint8Array };
+
 /**
- * One secp256k1 key and its address. The key lives in a private field; nothing returns or prints it. Every
- * signature is 65 bytes r ‖ s ‖ v with low s, as OpenZeppelin's ECDSA.recover requires.
+ * One secp256k1 key and its address. The key lives in a private field; nothing returns or prints it (it is handed
+ * once to the signing thread that signs with it). Every signature is 65 bytes r ‖ s ‖ v with low s, as
+ * OpenZeppelin's ECDSA.recover requires.
  */
 export class DigestSigner {
   readonly address: string;
   readonly #key: Uint8Array;
+  #thread: SigningThread | null = null;
+  #slot = 0;
 
   constructor(privateKey: string, variable: string) {
     try {
@@ -45,15 +51,24 @@ export class DigestSigner {
     }
   }
 
-  /** Signs a 32-byte digest as it is (no EIP-191 prefix), byte for byte as ethers' SigningKey.sign would. */
-  signDigest(digest: Uint8Array | string): string {
-    const bytes = typeof digest === 'string' ? getBytes(digest, 'digest') : digest;
-    if (bytes.length !== 32) throw new Error('a digest to sign is 32 bytes');
-    const signature = signDigest(this.#key, bytes);
-    if (signature.length !== 2 + 65 * 2) throw new Error('signing produced a signature that is not 65 bytes');
-    // Same-length lowercase hex compares as the numbers do.
-    if (signature.slice(66, 130) > HALF_N_HEX) throw new Error('signing produced a high-s signature');
-    return signature;
+  /** Signs with `thread` from now on (before it starts). */
+  attach(thread: SigningThread): void {
+    this.#slot = thread.addKey(this.#key);
+    this.#thread = thread;
+  }
+
+  /**
+   * Signs a digest as it is (no EIP-191 prefix), byte for byte as ethers' SigningKey.sign would, or a gateway
+   * answer's digest: on the signing thread when one is attached, else here.
+   */
+  sign(what: Signable): Promise<string> {
+    const job = { ...what, key: this.#slot };
+    if (this.#thread) return this.#thread.sign(job);
+    try {
+      return Promise.resolve(runSignJob([this.#key], { ...job, key: 0 }));
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
   }
 }
 

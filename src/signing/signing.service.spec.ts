@@ -74,13 +74,18 @@ function service(env: Record<string, string | undefined> = {}): SigningService {
       MINT_MAINNET_SIGNER_KEY: MAINNET_KEY,
       MINT_TESTNET_SIGNER_KEY: TESTNET_KEY,
       CCIP_SIGNER_KEY: CCIP_KEY,
+      SIGNING_THREAD: 'false',
       ...env,
     }),
   );
 }
 
-describe(SigningService.name, () => {
-  const sut = service();
+describe.each([
+  ['signing on the event loop', false],
+  ['signing on its thread', true],
+])(`${SigningService.name}, %s`, (_, thread) => {
+  const sut = service({ SIGNING_THREAD: String(thread) });
+  afterAll(() => sut.onModuleDestroy());
 
   it('documents exactly the contract type string', () => {
     expect(TypedDataEncoder.from(MINT_CONTEXT_TYPES).encodeType('MintContext')).toBe(MINT_CONTEXT_TYPE_STRING);
@@ -131,7 +136,7 @@ describe(SigningService.name, () => {
         fc.asyncProperty(mintContent, async (c) => {
           const digest = TypedDataEncoder.hash(domain, MINT_CONTEXT_TYPES, c);
           expect(sut.digest(n, c)).toBe(digest);
-          const signature = sut.sign(n, c);
+          const signature = await sut.sign(n, c);
           expect(signature).toBe(wallet.signingKey.sign(digest).serialized);
           expect(signature).toBe(await wallet.signTypedData(domain, MINT_CONTEXT_TYPES, c));
         }),
@@ -140,7 +145,7 @@ describe(SigningService.name, () => {
     },
   );
 
-  it('refuses contents ethers refuses: an address or node of the wrong length, an empty or negative amount, an unsafe number', () => {
+  it('refuses contents ethers refuses: an address or node of the wrong length, an empty or negative amount, an unsafe number', async () => {
     const { domain } = sut.info('mainnet');
     const refused: Partial<MintContent>[] = [
       { owner: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeA' },
@@ -153,16 +158,16 @@ describe(SigningService.name, () => {
     for (const change of refused) {
       expect(() => TypedDataEncoder.hash(domain, MINT_CONTEXT_TYPES, content(change))).toThrow();
       expect(() => sut.digest('mainnet', content(change))).toThrow();
-      expect(() => sut.sign('mainnet', content(change))).toThrow();
+      await expect(sut.sign('mainnet', content(change))).rejects.toThrow();
     }
   });
 
-  it('signs 65-byte low-s signatures that verifyTypedData recovers to the network signer', () => {
+  it('signs 65-byte low-s signatures that verifyTypedData recovers to the network signer', async () => {
     for (const n of ['mainnet', 'testnet'] as const) {
       const { domain, address } = sut.info(n);
       for (let i = 0; i < 20; i++) {
         const c = content({ label: `label${i}`, signatureExpiry: 1795500600 + i });
-        const signature = sut.sign(n, c);
+        const signature = await sut.sign(n, c);
         expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
         expect(BigInt(Signature.from(signature).s) <= HALF_N).toBe(true);
         expect([27, 28]).toContain(Signature.from(signature).v);
@@ -183,8 +188,8 @@ describe(SigningService.name, () => {
     }
   });
 
-  it('signs for its own domain only: a mainnet signature does not recover to anyone on the testnet domain', () => {
-    const signature = sut.sign('mainnet', content());
+  it('signs for its own domain only: a mainnet signature does not recover to anyone on the testnet domain', async () => {
+    const signature = await sut.sign('mainnet', content());
     const testnet = sut.info('testnet').domain;
     const recovered = verifyTypedData(testnet, MINT_CONTEXT_TYPES, content(), signature);
     expect(recovered).not.toBe(sut.info('mainnet').address);
@@ -212,7 +217,7 @@ describe(SigningService.name, () => {
     const count = async (n: string) =>
       (await signaturesMade.get()).values.find((v) => v.labels.network === n)?.value ?? 0;
     const [testnet, mainnet] = [await count('testnet'), await count('mainnet')];
-    sut.sign('testnet', content());
+    await sut.sign('testnet', content());
     expect(await count('testnet')).toBe(testnet + 1);
     expect(await count('mainnet')).toBe(mainnet);
   });
@@ -245,7 +250,7 @@ describe(SigningService.name, () => {
       expect(sut.ccipAddress).toBe(new Wallet(CCIP_KEY).address);
       const before = (await ccipSignaturesMade.get()).values[0]?.value ?? 0;
       for (let i = 0; i < 20; i++) {
-        const signature = sut.signCcipAnswer(sender, expires + BigInt(i), request, result);
+        const signature = await sut.signCcipAnswer(sender, expires + BigInt(i), request, result);
         expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
         expect(BigInt(Signature.from(signature).s) <= HALF_N).toBe(true);
         expect(recoverAddress(ccipAnswerDigest(sender, expires + BigInt(i), request, result), signature)).toBe(
@@ -255,18 +260,19 @@ describe(SigningService.name, () => {
       expect((await ccipSignaturesMade.get()).values[0].value).toBe(before + 20);
     });
 
-    it('digests and signs as solidityPackedKeccak256 and ethers SigningKey.sign, over 1,000 generated answers', () => {
+    it('digests and signs as solidityPackedKeccak256 and ethers SigningKey.sign, over 1,000 generated answers', async () => {
       const key = new SigningKey(CCIP_KEY);
       const data = fc.uint8Array({ maxLength: 300 }).map((b) => hexlify(b));
-      fc.assert(
-        fc.property(address, fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), data, data, (to, exp, req, res) => {
+      const uint64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
+      await fc.assert(
+        fc.asyncProperty(address, uint64, data, data, async (to, exp, req, res) => {
           const digest = solidityPackedKeccak256(
             ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
             ['0x1900', to, exp, keccak256(req), keccak256(res)],
           );
           expect(ccipAnswerDigest(to, exp, req, res)).toBe(digest);
           expect(ccipAnswerDigest(to.toLowerCase(), exp, req, res)).toBe(digest);
-          expect(sut.signCcipAnswer(to, exp, req, res)).toBe(key.sign(digest).serialized);
+          expect(await sut.signCcipAnswer(to, exp, req, res)).toBe(key.sign(digest).serialized);
         }),
         { seed: SEED, numRuns: 1000 },
       );
@@ -282,7 +288,9 @@ describe(SigningService.name, () => {
       expect([sut.info('mainnet').address, sut.info('testnet').address]).not.toContain(sut.ccipAddress);
     });
   });
+});
 
+describe(`${SigningService.name} keys`, () => {
   describe('development keys', () => {
     beforeEach(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
     afterEach(() => jest.restoreAllMocks());
