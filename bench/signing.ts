@@ -21,7 +21,7 @@ import { loadConfig } from '../src/config/app-config';
 import { ccipAnswerDigestBytes } from '../src/signing/ccip-answer';
 import { Eip712Digester } from '../src/signing/eip712';
 import { MINT_CONTEXT_TYPES, MintContent } from '../src/signing/mint-context';
-import { runSignJob } from '../src/signing/signing-jobs';
+import { JobSigner } from '../src/signing/signing-jobs';
 import { SigningService } from '../src/signing/signing.service';
 
 const SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
@@ -82,8 +82,8 @@ export function measureSigning(): SigningRate[] {
   const separator = TypedDataEncoder.hashDomain(domain);
   // What the service's signing thread runs for each job (and the event loop, with SIGNING_THREAD=false).
   const digester = new Eip712Digester(domain, MINT_CONTEXT_TYPES);
-  const keys = [getBytes(MINT_KEY), getBytes(CCIP_KEY)];
-  const mintSign = (c: MintContent) => runSignJob(keys, { key: 0, digest: digester.digest(c) });
+  const signer = new JobSigner({ keys: [getBytes(MINT_KEY), getBytes(CCIP_KEY)], structs: [digester.spec] });
+  const mintSign = (c: MintContent) => signer.sign({ key: 0, struct: 0, value: c });
 
   const sender = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
   const request = concat([
@@ -124,7 +124,7 @@ export function measureSigning(): SigningRate[] {
       '',
       'service: keccak over bytes + libsecp256k1',
       rate((i) =>
-        runSignJob(keys, { key: 1, sender, expires: expires + BigInt(i), request: requestBytes, result: resultBytes }),
+        signer.sign({ key: 1, sender, expires: expires + BigInt(i), request: requestBytes, result: resultBytes }),
       ),
     ],
     [

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { getBytes, hexlify, SigningKey, TypedDataEncoder } from 'ethers';
+import { getBytes, hexlify, SigningKey, toUtf8Bytes, TypedDataEncoder } from 'ethers';
 import { Eip712Digester } from './eip712';
+import { utf8 } from './eip712-struct';
 import { signDigest } from './secp256k1';
 
 const CURVE_N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
@@ -84,5 +85,28 @@ describe(Eip712Digester.name, () => {
     expect(() => d.digest({ ...ok, price: -1n })).toThrow('uint256');
     expect(() => d.digest({ ...ok, owner: '0x' + '00'.repeat(21) })).toThrow('20 bytes');
     expect(getBytes(hexlify(d.digest(ok)))).toHaveLength(32);
+  });
+});
+
+describe(utf8.name, () => {
+  /** Strings of any UTF-16 code units, lone and mismatched surrogates among them. */
+  const units = fc
+    .array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd7f0, max: 0xe010 })), { maxLength: 30 })
+    .map((codes) => String.fromCharCode(...codes));
+
+  it('encodes as ethers toUtf8Bytes, and refuses what it refuses, over 5,000 generated strings', () => {
+    fc.assert(
+      fc.property(fc.oneof(units, fc.string({ unit: 'grapheme', maxLength: 30 })), (text) => {
+        let expected: string;
+        try {
+          expected = hexlify(toUtf8Bytes(text));
+        } catch {
+          expect(() => utf8(text)).toThrow('invalid surrogate pair');
+          return;
+        }
+        expect(hexlify(utf8(text))).toBe(expected);
+      }),
+      { seed: SEED, numRuns: 5000 },
+    );
   });
 });

@@ -4,7 +4,7 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/app-config';
-import { runSignJob } from './signing-jobs';
+import type { Signable } from './signing-jobs';
 import type { SigningThread } from './signing-thread';
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
@@ -25,13 +25,9 @@ export interface SignerSource {
   logName: string;
 }
 
-/** What a signer is asked to sign: a 32-byte digest as it is, or a CCIP-Read gateway answer. */
-export type Signable =
-  { digest: Uint8Array } | { sender: string; expires: bigint; request: Uint8Array; result: Uint8Array };
-
 /**
  * One secp256k1 key and its address. The key lives in a private field; nothing returns or prints it (it is handed
- * once to the signing thread that signs with it). Every signature is 65 bytes r ‖ s ‖ v with low s, as
+ * once to the SigningThread that signs with it). Every signature is 65 bytes r ‖ s ‖ v with low s, as
  * OpenZeppelin's ECDSA.recover requires.
  */
 export class DigestSigner {
@@ -51,24 +47,19 @@ export class DigestSigner {
     }
   }
 
-  /** Signs with `thread` from now on (before it starts). */
+  /** Hands the key to `thread` (before its first signature), which makes every signature of this signer. */
   attach(thread: SigningThread): void {
     this.#slot = thread.addKey(this.#key);
     this.#thread = thread;
   }
 
   /**
-   * Signs a digest as it is (no EIP-191 prefix), byte for byte as ethers' SigningKey.sign would, or a gateway
-   * answer's digest: on the signing thread when one is attached, else here.
+   * Signs a digest as it is (no EIP-191 prefix), byte for byte as ethers' SigningKey.sign would, or the digest of
+   * an EIP-712 struct or of a gateway answer.
    */
   sign(what: Signable): Promise<string> {
-    const job = { ...what, key: this.#slot };
-    if (this.#thread) return this.#thread.sign(job);
-    try {
-      return Promise.resolve(runSignJob([this.#key], { ...job, key: 0 }));
-    } catch (e) {
-      return Promise.reject(e as Error);
-    }
+    if (!this.#thread) throw new Error('a signer signs once attached to its signing thread');
+    return this.#thread.sign({ ...what, key: this.#slot });
   }
 }
 

@@ -1,104 +1,162 @@
 import fc from 'fast-check';
-import { getAddress, getBytes, hexlify, keccak256, SigningKey, solidityPackedKeccak256, Wallet } from 'ethers';
-import { runSignJob, SignJob } from './signing-jobs';
+import {
+  getAddress,
+  getBytes,
+  hexlify,
+  keccak256,
+  SigningKey,
+  solidityPackedKeccak256,
+  TypedDataEncoder,
+  Wallet,
+} from 'ethers';
+import { Eip712Digester } from './eip712';
+import { MINT_CONTEXT_TYPES, MintContent } from './mint-context';
+import { JobSigner, SignJob } from './signing-jobs';
 import { SigningThread } from './signing-thread';
 
 const SEED = 20261124;
 const KEYS = [Wallet.createRandom().privateKey, Wallet.createRandom().privateKey];
+const DOMAINS = [
+  { name: 'namespace', version: '1', chainId: 1, verifyingContract: '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad' },
+  {
+    name: 'namespace',
+    version: '1',
+    chainId: 11155111,
+    verifyingContract: '0x313442ba3A0b12193787BD162f99Ed3C415F2886',
+  },
+];
+const STRUCTS = DOMAINS.map((d) => new Eip712Digester(d, MINT_CONTEXT_TYPES).spec);
 
 const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max });
+const address = bytes(20, 20).map((b) => getAddress(hexlify(b)));
+const uint256 = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }).map(String);
+const mintContent: fc.Arbitrary<MintContent> = fc.record({
+  label: fc.string({ unit: 'grapheme', maxLength: 40 }),
+  parentNode: bytes(32, 32).map((b) => hexlify(b)),
+  owner: address,
+  price: uint256,
+  fee: uint256,
+  paymentReceiver: address,
+  expiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+  signatureExpiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+  verifiedMinter: address,
+  fuses: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+});
+const key = fc.integer({ min: 0, max: 1 });
+/** Jobs of the three kinds: a digest, a MintContext of either domain, a gateway answer. */
 const job: fc.Arbitrary<SignJob> = fc.oneof(
-  fc.record({ key: fc.integer({ min: 0, max: 1 }), digest: bytes(32, 32) }),
+  fc.record({ key, digest: bytes(32, 32) }),
+  fc.record({ key, struct: fc.integer({ min: 0, max: 1 }), value: mintContent }),
   fc.record({
-    key: fc.integer({ min: 0, max: 1 }),
-    sender: bytes(20, 20).map((b) => getAddress(hexlify(b))),
+    key,
+    sender: address,
     expires: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
     request: bytes(0, 300),
     result: bytes(0, 300),
   }),
 );
 
-/** What ethers signs for a job: SigningKey.sign of the digest, or of the gateway answer's solidityPacked digest. */
+/** What ethers signs for a job: SigningKey.sign of the digest, the TypedDataEncoder hash or the answer's digest. */
 function ethersSignature(j: SignJob): string {
-  const digest =
-    'digest' in j
-      ? j.digest
-      : solidityPackedKeccak256(
-          ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
-          ['0x1900', j.sender, j.expires, keccak256(j.request), keccak256(j.result)],
-        );
+  let digest: Uint8Array | string;
+  if ('digest' in j) digest = j.digest;
+  else if ('struct' in j) digest = TypedDataEncoder.hash(DOMAINS[j.struct], MINT_CONTEXT_TYPES, j.value);
+  else {
+    digest = solidityPackedKeccak256(
+      ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
+      ['0x1900', j.sender, j.expires, keccak256(j.request), keccak256(j.result)],
+    );
+  }
   return new SigningKey(KEYS[j.key]).sign(digest).serialized;
 }
 
-function startThread(failures: Error[] = []): SigningThread {
-  const thread = new SigningThread((e) => failures.push(e));
-  for (const key of KEYS) thread.addKey(getBytes(key));
-  thread.start();
-  return thread;
+/** A thread holding both keys and both mint domains, not started. */
+function thread(failures: Error[] = []): SigningThread {
+  const t = new SigningThread((e) => failures.push(e));
+  for (const k of KEYS) t.addKey(getBytes(k));
+  for (const spec of STRUCTS) t.addStruct(spec);
+  return t;
+}
+
+function startedThread(failures: Error[] = []): SigningThread {
+  const t = thread(failures);
+  t.start();
+  return t;
 }
 
 describe(SigningThread.name, () => {
-  it('signs byte for byte as ethers and as the event loop would, 600 generated jobs asked at once, each its own', async () => {
-    const thread = startThread();
+  it('signs byte for byte as ethers, 900 generated jobs of every kind asked at once, each its own', async () => {
+    const t = startedThread();
     try {
-      const jobs = fc.sample(job, { seed: SEED, numRuns: 600 });
-      const signatures = await Promise.all(jobs.map((j) => thread.sign(j)));
-      signatures.forEach((signature, i) => {
-        expect(signature).toBe(ethersSignature(jobs[i]));
-        expect(signature).toBe(
-          runSignJob(
-            KEYS.map((k) => getBytes(k)),
-            jobs[i],
-          ),
-        );
-      });
+      const jobs = fc.sample(job, { seed: SEED, numRuns: 900 });
+      const signatures = await Promise.all(jobs.map((j) => t.sign(j)));
+      signatures.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));
     } finally {
-      await thread.stop();
+      await t.stop();
+    }
+  });
+
+  it('signs the same on the event loop when not started (JobSigner, as the thread runs it)', async () => {
+    const t = thread();
+    const here = new JobSigner({ keys: KEYS.map((k) => getBytes(k)), structs: STRUCTS });
+    for (const j of fc.sample(job, { seed: SEED + 2, numRuns: 300 })) {
+      const signature = ethersSignature(j);
+      expect(here.sign(j)).toBe(signature);
+      expect(await t.sign(j)).toBe(signature);
     }
   });
 
   it('refuses only the job that cannot be signed, naming why; the rest of its batch is signed', async () => {
-    const thread = startThread();
+    const t = startedThread();
     try {
       const good: SignJob = { key: 1, digest: new Uint8Array(32).fill(7) };
       const answers = await Promise.allSettled([
-        thread.sign(good),
-        thread.sign({ key: 0, sender: '0x1234', expires: 1n, request: new Uint8Array(), result: new Uint8Array() }),
-        thread.sign({ key: 0, digest: new Uint8Array(31) }),
-        thread.sign(good),
+        t.sign(good),
+        t.sign({ key: 0, sender: '0x1234', expires: 1n, request: new Uint8Array(), result: new Uint8Array() }),
+        t.sign({ key: 0, digest: new Uint8Array(31) }),
+        t.sign({ key: 1, struct: 0, value: { label: 'a' } }),
+        t.sign(good),
       ]);
-      expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-      expect((answers[1] as PromiseRejectedResult).reason.message).toBe('not an address: 0x1234');
-      expect((answers[2] as PromiseRejectedResult).reason.message).toBe('a digest to sign is 32 bytes');
-      expect((answers[0] as PromiseFulfilledResult<string>).value).toBe(ethersSignature(good));
+      const refusals = answers.map((a) => (a.status === 'rejected' ? (a.reason as Error).message : null));
+      expect(refusals).toEqual([
+        null,
+        'not an address: 0x1234',
+        'a digest to sign is 32 bytes',
+        'not 32 bytes of hex: undefined',
+        null,
+      ]);
+      for (const i of [0, 4]) expect((answers[i] as PromiseFulfilledResult<string>).value).toBe(ethersSignature(good));
     } finally {
-      await thread.stop();
+      await t.stop();
     }
   });
 
   it('loses no signature when the thread stops with jobs in flight or queued: they, and later ones, are signed here', async () => {
     const failures: Error[] = [];
-    const thread = startThread(failures);
+    const t = startedThread(failures);
     const jobs = fc.sample(job, { seed: SEED + 1, numRuns: 300 });
     // Warm: the thread answers.
-    expect(await thread.sign(jobs[0])).toBe(ethersSignature(jobs[0]));
-    const first = jobs.slice(0, 150).map((j) => thread.sign(j));
+    expect(await t.sign(jobs[0])).toBe(ethersSignature(jobs[0]));
+    const first = jobs.slice(0, 150).map((j) => t.sign(j));
     // Let the first batch leave, then stop the thread while it signs, with a second batch still queued.
     await new Promise((r) => setImmediate(r));
-    const second = jobs.slice(150, 250).map((j) => thread.sign(j));
-    await thread.stop();
-    const after = jobs.slice(250).map((j) => thread.sign(j));
+    const second = jobs.slice(150, 250).map((j) => t.sign(j));
+    await t.stop();
+    const after = jobs.slice(250).map((j) => t.sign(j));
     const signatures = await Promise.all([...first, ...second, ...after]);
     signatures.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));
     expect(failures).toEqual([]);
   });
 
-  it('takes keys only before it starts', async () => {
-    const thread = startThread();
+  it('takes keys and types only before its first signature', async () => {
+    const started = startedThread();
+    const here = thread();
     try {
-      expect(() => thread.addKey(getBytes(KEYS[0]))).toThrow('keys are added before the signing thread starts');
+      expect(() => started.addKey(getBytes(KEYS[0]))).toThrow('keys and types are added before the first signature');
+      await here.sign({ key: 0, digest: new Uint8Array(32) });
+      expect(() => here.addStruct(STRUCTS[0])).toThrow('keys and types are added before the first signature');
     } finally {
-      await thread.stop();
+      await started.stop();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { runSignJob, SignJob } from './signing-jobs';
+import type { StructSpec } from './eip712-struct';
+import { JobSigner, SignJob, SigningMaterial } from './signing-jobs';
 
 type Answer = string | { error: string };
 
@@ -17,14 +18,16 @@ function workerEntry(): { file: string; execArgv: string[] } {
 }
 
 /**
- * Signatures made on a second thread, so that the event loop serving requests does not spend a signature's
- * 40–70 µs on each. Jobs asked for while the loop is busy go over together, one message per batch (the batch
- * closes when the loop next checks its timers queue: setImmediate), and come back in one. The keys are handed to
- * the thread once, at start. Should the thread die, what it had not answered is signed here, and so is all that
- * follows: a signature is never lost to it.
+ * Where the service's signatures are made: on a second thread once started, so that the event loop serving
+ * requests does not spend a signature's 40–70 µs on each; on the event loop before (or without) that. Jobs asked
+ * for while the loop is busy go over together, one message per batch (the batch closes at the loop's next check
+ * phase: setImmediate), and come back in one. The keys and struct types are handed to the thread once, at start.
+ * Should the thread stop, what it had not answered is signed here, and so is all that follows: a signature is
+ * never lost to it.
  */
 export class SigningThread {
-  private readonly keys: Uint8Array[] = [];
+  private readonly material: SigningMaterial = { keys: [], structs: [] };
+  private here: JobSigner | null = null;
   private worker: Worker | null = null;
   private queue: Pending[] = [];
   private readonly inFlight = new Map<number, Pending[]>();
@@ -33,17 +36,34 @@ export class SigningThread {
 
   constructor(private readonly onFailure: (error: Error) => void) {}
 
-  /** Registers a key before start(); returns the number its jobs name. */
+  /** Registers a key before the first job; returns the number its jobs name. */
   addKey(key: Uint8Array): number {
-    if (this.worker) throw new Error('keys are added before the signing thread starts');
-    this.keys.push(key);
-    return this.keys.length - 1;
+    return this.register(this.material.keys, key);
+  }
+
+  /** Registers an EIP-712 struct type before the first job; returns the number its jobs name. */
+  addStruct(spec: StructSpec): number {
+    return this.register(this.material.structs, spec);
+  }
+
+  private register<T>(list: T[], item: T): number {
+    if (this.worker || this.here) throw new Error('keys and types are added before the first signature');
+    list.push(item);
+    return list.length - 1;
+  }
+
+  /** Signs on the event loop. */
+  private get local(): JobSigner {
+    this.here ??= new JobSigner(this.material);
+    return this.here;
   }
 
   start(): void {
     const { file, execArgv } = workerEntry();
+    // From now on the material is fixed: the thread and this loop sign with the same.
+    this.here ??= new JobSigner(this.material);
     const worker = new Worker(file, {
-      workerData: { keys: this.keys },
+      workerData: this.material,
       execArgv,
       resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
     });
@@ -64,7 +84,7 @@ export class SigningThread {
   sign(job: SignJob): Promise<string> {
     if (!this.worker) {
       try {
-        return Promise.resolve(runSignJob(this.keys, job));
+        return Promise.resolve(this.local.sign(job));
       } catch (e) {
         return Promise.reject(e as Error);
       }
@@ -112,7 +132,7 @@ export class SigningThread {
   private signHere(batch: Pending[]): void {
     for (const p of batch) {
       try {
-        p.resolve(runSignJob(this.keys, p.job));
+        p.resolve(this.local.sign(p.job));
       } catch (e) {
         p.reject(e as Error);
       }
