@@ -168,7 +168,7 @@ describe('PostgreSQL going away and coming back (service process behind a TCP pr
     expect(live.status).toBe(200);
     // Idle pooled connections were cut under it: their 'error' events were handled, not fatal.
     expect(svc.child.exitCode).toBeNull();
-    expect(svc.output().includes('pool raised an error')).toBe(true);
+    expect(await svc.outputContaining('pool raised an error')).toContain('pool raised an error');
   });
 
   it('recovers by itself once the database is back, without a restart', async () => {

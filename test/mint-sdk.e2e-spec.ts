@@ -213,7 +213,8 @@ describe('signer keys at start-up (service process)', () => {
       const key = readFileSync(file, 'utf8').trim();
       expect(new Wallet(key).address).toBe(signer.address);
       expect(statSync(file).mode & 0o777).toBe(0o600);
-      expect(svc.output()).toContain(`generated development signer ${signer.address}`);
+      const logged = `generated development signer ${signer.address}`;
+      expect(await svc.outputContaining(logged)).toContain(logged);
       expect(svc.output()).not.toContain(key.slice(2));
       expect(readFileSync(join(dataDir, 'dev-signer-testnet.key'), 'utf8')).toMatch(/^0x[0-9a-f]{64}\n$/);
     } finally {

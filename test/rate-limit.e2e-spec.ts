@@ -294,7 +294,7 @@ describe('rate limits shared through Redis by two service processes', () => {
     expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^rate_limit_redis_up 0$/m);
     for (let i = 0; i < 4; i++) expect((await quota(b, key)).status).toBe(200);
     expect((await quota(b, key)).status).toBe(429);
-    expect(b.output()).toContain('Redis unreachable');
+    expect(await b.outputContaining('Redis unreachable')).toContain('Redis unreachable');
 
     proxy.setMode('forward');
     const deadline = Date.now() + 15_000;
@@ -309,7 +309,7 @@ describe('rate limits shared through Redis by two service processes', () => {
     const after = await quota(b, key);
     expect(after.status).toBe(200);
     expect(after.headers.get('ratelimit-remaining')).toBe('1');
-    expect(b.output()).toContain('Redis answers again');
+    expect(await b.outputContaining('Redis answers again')).toContain('Redis answers again');
     expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^rate_limit_redis_up 1$/m);
   });
 

@@ -107,12 +107,24 @@ let stdout: DestinationStream | undefined;
  */
 const ATOMIC_WRITE_BYTES = 4096;
 
+/** A write waits for more than this many bytes of lines, or for the next flush. */
+const BATCH_BYTES = 3072;
+/** How long a line may wait for a batch to fill. */
+const FLUSH_MS = 100;
+
 /**
- * Standard output, written asynchronously: lines logged while a write is under way are sent together in the
- * next one, so a busy process makes one write per batch instead of one per line. pino flushes it on exit.
+ * Standard output, written asynchronously in batches: a write waits until lines fill about 3 KB or 100 ms have
+ * passed, so a busy process makes one write per dozen lines or so instead of one per line or two (the bench's
+ * profiles had the writes at 2–3 % of a request). pino flushes what is left on exit.
  */
 function destination(): DestinationStream {
-  stdout ??= pino.destination({ dest: 1, sync: false, maxWrite: ATOMIC_WRITE_BYTES });
+  stdout ??= pino.destination({
+    dest: 1,
+    sync: false,
+    maxWrite: ATOMIC_WRITE_BYTES,
+    minLength: BATCH_BYTES,
+    periodicFlush: FLUSH_MS,
+  });
   return stdout;
 }
 

@@ -5,15 +5,35 @@ import { normalizeIp } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, TrustProxy } from '../config/app-config';
 import { rateLimited } from '../metrics/metrics';
 import { IP_LIMIT, KEY_LIMIT, NO_RATE_LIMIT } from '../common/rate-limit.constants';
 import { RateLimitStorage, WindowCount } from './rate-limit.storage';
 import { RateLimitedError } from './throttle.errors';
 
-/** The tracker of a client address (IPv6 grouped by /64), as Express derives it under TRUST_PROXY. */
-export function addressTracker(req: Request): string {
-  return `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
+/**
+ * The tracker of a client address (IPv6 grouped by /64), as Express derives it under TRUST_PROXY: without a
+ * proxy to trust, Express's `req.ip` is the socket's address (it parses X-Forwarded-For only to drop it), so
+ * that is read directly. The last address's tracker is kept: a connection's requests share it.
+ */
+export class AddressTracker {
+  private readonly direct: boolean;
+  private lastAddress: string | undefined;
+  private lastTracker = 'ip:unknown';
+
+  constructor(trustProxy: TrustProxy) {
+    // Express trusts no proxy for false and for a hop count of 0.
+    this.direct = trustProxy === false || trustProxy === 0;
+  }
+
+  of(req: Request): string {
+    const address = this.direct ? req.socket.remoteAddress : req.ip;
+    if (address !== this.lastAddress) {
+      this.lastAddress = address;
+      this.lastTracker = `ip:${address ? normalizeIp(address) : 'unknown'}`;
+    }
+    return this.lastTracker;
+  }
 }
 
 /** What a route is charged: nothing (NoRateLimit), its client address, or the address and then its API key. */
@@ -63,6 +83,7 @@ export class RateLimitGuard implements CanActivate {
   private readonly windowMs: number;
   private readonly byAddress: Budget;
   private readonly byKey: Budget;
+  private readonly addresses: AddressTracker;
 
   constructor(
     private readonly storage: RateLimitStorage,
@@ -73,6 +94,7 @@ export class RateLimitGuard implements CanActivate {
     this.windowMs = config.rateLimit.windowSeconds * 1000;
     this.byAddress = new Budget(IP_LIMIT, config.rateLimit.perIp, this.windowMs);
     this.byKey = new Budget(KEY_LIMIT, config.rateLimit.perKey, this.windowMs);
+    this.addresses = new AddressTracker(config.trustProxy);
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -82,7 +104,7 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<KeyedRequest>();
     const res = http.getResponse<Response>();
-    const address = addressTracker(req);
+    const address = this.addresses.of(req);
     const counted = this.storage.hitInProcess(address, this.windowMs);
     if (counted && policy === 'address') return this.admit(res, this.byAddress, counted);
     return this.chargeKeyed(req, res, address, policy, counted);

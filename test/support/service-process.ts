@@ -8,6 +8,8 @@ export interface ServiceProcess {
   port: number;
   child: ChildProcess;
   output(): string;
+  /** Waits until the output holds `text` (log lines reach standard output in batches, within 100 ms). */
+  outputContaining(text: string, timeoutMs?: number): Promise<string>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -53,6 +55,11 @@ export async function startServiceProcess(env: Record<string, string | undefined
     port,
     child,
     output: () => out,
+    outputContaining: async (text: string, timeoutMs = 3_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!out.includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return out;
+    },
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
