@@ -96,6 +96,24 @@ describe(SigningThread.name, () => {
     }
   });
 
+  it('signs views of larger buffers by their own bytes (pooled Buffers, as the gateway decodes calldata into)', async () => {
+    const t = startedThread();
+    try {
+      const jobs = fc.sample(job, { seed: SEED + 3, numRuns: 200 }).map((j): SignJob => {
+        // Buffer.from(hex) of a small value is a view into Node's shared 8 KB pool.
+        const pooled = (b: Uint8Array) => Buffer.from(hexlify(b).slice(2), 'hex');
+        if ('digest' in j) return { ...j, digest: pooled(j.digest) };
+        if ('request' in j) return { ...j, request: pooled(j.request), result: pooled(j.result) };
+        return j;
+      });
+      expect(jobs.some((j) => 'request' in j && j.request.byteOffset > 0)).toBe(true);
+      const signatures = await Promise.all(jobs.map((j) => t.sign(j)));
+      signatures.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('signs the same on the event loop when not started (JobSigner, as the thread runs it)', async () => {
     const t = thread();
     const here = new JobSigner({ keys: KEYS.map((k) => getBytes(k)), structs: STRUCTS });

@@ -11,6 +11,20 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/**
+ * Bytes as the thread should be sent them: a view of part of a larger buffer (Node's Buffer.from takes small
+ * buffers from an 8 KB pool) is copied to its own, since postMessage copies a view's whole buffer.
+ */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
+function compact(job: SignJob): SignJob {
+  if ('digest' in job) return { ...job, digest: own(job.digest) };
+  if ('request' in job) return { ...job, request: own(job.request), result: own(job.result) };
+  return job;
+}
+
 /** The worker's script: the build's .js, or under ts-jest the .ts through ts-node. */
 function workerEntry(): { file: string; execArgv: string[] } {
   if (__filename.endsWith('.js')) return { file: join(__dirname, 'signing-worker.js'), execArgv: [] };
@@ -106,7 +120,7 @@ export class SigningThread {
     if (!this.worker) return this.signHere(batch);
     const id = this.next++;
     this.inFlight.set(id, batch);
-    this.worker.postMessage({ id, jobs: batch.map((p) => p.job) });
+    this.worker.postMessage({ id, jobs: batch.map((p) => compact(p.job)) });
   };
 
   private answered(id: number, out: Answer[]): void {
