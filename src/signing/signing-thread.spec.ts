@@ -1,16 +1,8 @@
 import fc from 'fast-check';
-import {
-  getAddress,
-  getBytes,
-  hexlify,
-  keccak256,
-  SigningKey,
-  solidityPackedKeccak256,
-  TypedDataEncoder,
-  Wallet,
-} from 'ethers';
+import { getBytes, hexlify, keccak256, SigningKey, solidityPackedKeccak256, TypedDataEncoder, Wallet } from 'ethers';
+import { address, bytes, mintContent } from '../../test/support/mint-content.arbitrary';
 import { Eip712Digester } from './eip712';
-import { MINT_CONTEXT_TYPES, MintContent } from './mint-context';
+import { MINT_CONTEXT_TYPES } from './mint-context';
 import { JobSigner, SignJob } from './signing-jobs';
 import { SigningThread } from './signing-thread';
 
@@ -27,21 +19,6 @@ const DOMAINS = [
 ];
 const STRUCTS = DOMAINS.map((d) => new Eip712Digester(d, MINT_CONTEXT_TYPES).spec);
 
-const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max });
-const address = bytes(20, 20).map((b) => getAddress(hexlify(b)));
-const uint256 = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }).map(String);
-const mintContent: fc.Arbitrary<MintContent> = fc.record({
-  label: fc.string({ unit: 'grapheme', maxLength: 40 }),
-  parentNode: bytes(32, 32).map((b) => hexlify(b)),
-  owner: address,
-  price: uint256,
-  fee: uint256,
-  paymentReceiver: address,
-  expiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
-  signatureExpiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
-  verifiedMinter: address,
-  fuses: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-});
 const key = fc.integer({ min: 0, max: 1 });
 /** Jobs of the three kinds: a digest, a MintContext of either domain, a gateway answer. */
 const job: fc.Arbitrary<SignJob> = fc.oneof(
@@ -84,21 +61,27 @@ function startedThread(failures: Error[] = []): SigningThread {
   return t;
 }
 
+/** Runs `test` with a started thread, and stops the thread after it. */
+async function onThread(test: (t: SigningThread) => Promise<void>): Promise<void> {
+  const t = startedThread();
+  try {
+    await test(t);
+  } finally {
+    await t.stop();
+  }
+}
+
 describe(SigningThread.name, () => {
   it('signs byte for byte as ethers, 900 generated jobs of every kind asked at once, each its own', async () => {
-    const t = startedThread();
-    try {
+    await onThread(async (t) => {
       const jobs = fc.sample(job, { seed: SEED, numRuns: 900 });
       const signatures = await Promise.all(jobs.map((j) => t.sign(j)));
       signatures.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));
-    } finally {
-      await t.stop();
-    }
+    });
   });
 
   it('signs views of larger buffers by their own bytes (pooled Buffers, as the gateway decodes calldata into)', async () => {
-    const t = startedThread();
-    try {
+    await onThread(async (t) => {
       const jobs = fc.sample(job, { seed: SEED + 3, numRuns: 200 }).map((j): SignJob => {
         // Buffer.from(hex) of a small value is a view into Node's shared 8 KB pool.
         const pooled = (b: Uint8Array) => Buffer.from(hexlify(b).slice(2), 'hex');
@@ -109,9 +92,7 @@ describe(SigningThread.name, () => {
       expect(jobs.some((j) => 'request' in j && j.request.byteOffset > 0)).toBe(true);
       const signatures = await Promise.all(jobs.map((j) => t.sign(j)));
       signatures.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));
-    } finally {
-      await t.stop();
-    }
+    });
   });
 
   it('signs the same on the event loop when not started (JobSigner, as the thread runs it)', async () => {
@@ -125,8 +106,7 @@ describe(SigningThread.name, () => {
   });
 
   it('refuses only the job that cannot be signed, naming why; the rest of its batch is signed', async () => {
-    const t = startedThread();
-    try {
+    await onThread(async (t) => {
       const good: SignJob = { key: 1, digest: new Uint8Array(32).fill(7) };
       const answers = await Promise.allSettled([
         t.sign(good),
@@ -144,9 +124,7 @@ describe(SigningThread.name, () => {
         null,
       ]);
       for (const i of [0, 4]) expect((answers[i] as PromiseFulfilledResult<string>).value).toBe(ethersSignature(good));
-    } finally {
-      await t.stop();
-    }
+    });
   });
 
   it('loses no signature when the thread stops with jobs in flight or queued: they, and later ones, are signed here', async () => {

@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import {
   AbiCoder,
   concat,
-  getAddress,
   getBytes,
   hexlify,
   keccak256,
@@ -22,6 +21,7 @@ import {
 } from 'ethers';
 import { loadConfig } from '../config/app-config';
 import { ccipSignaturesMade, signaturesMade } from '../metrics/metrics';
+import { address, mintContent } from '../../test/support/mint-content.arbitrary';
 import { ccipAnswerDigest } from './ccip-answer';
 import { MINT_CONTEXT_TYPE_STRING, MINT_CONTEXT_TYPES, MintContent } from './mint-context';
 import { SigningService } from './signing.service';
@@ -31,23 +31,6 @@ const TESTNET_KEY = Wallet.createRandom().privateKey;
 const CCIP_KEY = Wallet.createRandom().privateKey;
 const HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
 const SEED = 20261123;
-
-const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n });
-const address = bytes(20).map((b) => getAddress(hexlify(b)));
-const uint256 = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }).map(String);
-/** MintContent as the mint service builds it: checksummed addresses, wei as decimal strings, integer times. */
-const mintContent: fc.Arbitrary<MintContent> = fc.record({
-  label: fc.string({ unit: 'grapheme', maxLength: 40 }),
-  parentNode: bytes(32).map((b) => hexlify(b)),
-  owner: address,
-  price: uint256,
-  fee: uint256,
-  paymentReceiver: address,
-  expiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
-  signatureExpiry: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
-  verifiedMinter: address,
-  fuses: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-});
 
 function content(over: Partial<MintContent> = {}): MintContent {
   return {
