@@ -34,8 +34,8 @@ import {
   namehashBytes,
   type RecordQuery,
   type ResolveRequest,
-  utf8Bytes,
 } from './ccip-codec';
+import { utf8Bytes } from '../common/bytes';
 import { answer, COIN_TYPE_DEFAULT, isEvmCoinType } from './record-answers';
 
 const SEED = 20261123;

@@ -7,6 +7,7 @@
  * a CalldataError names the part of the request that is wrong.
  */
 import { BoundedMemo } from '../common/bounded-memo';
+import { hexBytes, utf8Bytes } from '../common/bytes';
 import { MAX_ENTRIES } from '../cache/record-cache';
 import { nameHashBytes, NameError, normalizeName } from '../common/ens';
 
@@ -275,14 +276,6 @@ function decodeQuery(
   return query;
 }
 
-/** The bytes of 0x-prefixed hex (whole bytes, any letter case), or null for anything else. */
-function hexBytes(value: unknown): Buffer | null {
-  if (typeof value !== 'string' || !value.startsWith('0x') || value.length % 2 !== 0) return null;
-  const bytes = Buffer.from(value.slice(2), 'hex');
-  // Buffer stops at the first character that is not hex.
-  return bytes.length * 2 === value.length - 2 ? bytes : null;
-}
-
 /** The bytes of 0x-prefixed hex calldata; anything else is refused as `data`. */
 export function calldataBytes(data: string): Buffer {
   const bytes = hexBytes(data);
@@ -366,30 +359,6 @@ export function encodeAddressResult(address: Uint8Array | null): Uint8Array {
   const out = new Uint8Array(WORD);
   if (address) out.set(address, WORD - 20);
   return out;
-}
-
-const hasSurrogate = /[\ud800-\udfff]/;
-
-/**
- * The UTF-8 bytes of a string as ethers' toUtf8Bytes makes them: a lone high surrogate is refused, a lone low one
- * is written as its three-byte form (where Buffer would write U+FFFD).
- */
-export function utf8Bytes(value: string): Uint8Array {
-  if (!hasSurrogate.test(value)) return Buffer.from(value, 'utf8');
-  const out: number[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push((c >> 6) | 0xc0, (c & 0x3f) | 0x80);
-    else if ((c & 0xfc00) === 0xd800) {
-      i++;
-      const c2 = value.charCodeAt(i);
-      if (i >= value.length || (c2 & 0xfc00) !== 0xdc00) throw new TypeError('invalid surrogate pair');
-      const pair = 0x10000 + ((c & 0x03ff) << 10) + (c2 & 0x03ff);
-      out.push((pair >> 18) | 0xf0, ((pair >> 12) & 0x3f) | 0x80, ((pair >> 6) & 0x3f) | 0x80, (pair & 0x3f) | 0x80);
-    } else out.push((c >> 12) | 0xe0, ((c >> 6) & 0x3f) | 0x80, (c & 0x3f) | 0x80);
-  }
-  return new Uint8Array(out);
 }
 
 /** abi.encode(string value). */

@@ -1,3 +1,4 @@
+import { hexBytes, utf8Bytes } from '../common/bytes';
 import { keccak256Bytes } from '../common/keccak';
 
 /**
@@ -13,45 +14,18 @@ export interface StructSpec {
 
 type Encoder = (value: unknown, out: Uint8Array, at: number) => void;
 
-const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
-const SURROGATE = /[\uD800-\uDFFF]/;
-
 /** The bytes of 0x-prefixed hex of even length, or of a Uint8Array as it is (ethers' getBytes). */
-function bytesOf(value: unknown, what: string): Uint8Array {
+function bytesOf(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return value;
-  if (typeof value === 'string' && EVEN_HEX.test(value)) return Buffer.from(value.slice(2), 'hex');
-  throw new Error(`not ${what}: ${String(value)}`);
-}
-
-/**
- * UTF-8 of a string as ethers' toUtf8Bytes encodes it: a high surrogate without its low half is refused, and a low
- * surrogate alone is encoded as the three bytes of its code unit.
- */
-export function utf8(text: string): Uint8Array {
-  if (!SURROGATE.test(text)) return Buffer.from(text, 'utf8');
-  const out: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const low = text.charCodeAt(i + 1);
-      if (!(low >= 0xdc00 && low <= 0xdfff)) throw new Error('invalid surrogate pair');
-      i++;
-      c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-    }
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-  }
-  return Uint8Array.from(out);
+  const bytes = hexBytes(value);
+  if (!bytes) throw new Error(`not bytes: ${String(value)}`);
+  return bytes;
 }
 
 function hexInto(hex: unknown, out: Uint8Array, at: number, bytes: number, left: boolean): void {
   // Exactly `bytes` bytes of hex, as ethers requires of an address and of a bytesN.
-  if (typeof hex !== 'string' || hex.length !== 2 + bytes * 2 || !EVEN_HEX.test(hex)) {
-    throw new Error(`not ${bytes} bytes of hex: ${String(hex)}`);
-  }
-  const raw = Buffer.from(hex.slice(2), 'hex');
+  const raw = typeof hex === 'string' && hex.length === 2 + bytes * 2 ? hexBytes(hex) : null;
+  if (!raw) throw new Error(`not ${bytes} bytes of hex: ${String(hex)}`);
   out.set(raw, left ? at + 32 - raw.length : at);
 }
 
@@ -67,9 +41,9 @@ function uintInto(value: unknown, out: Uint8Array, at: number, bits: number): vo
   }
 }
 
-export function encoderOf(type: string): Encoder {
-  if (type === 'string') return (v, out, at) => out.set(keccak256Bytes(utf8(v as string)), at);
-  if (type === 'bytes') return (v, out, at) => out.set(keccak256Bytes(bytesOf(v, 'bytes')), at);
+function encoderOf(type: string): Encoder {
+  if (type === 'string') return (v, out, at) => out.set(keccak256Bytes(utf8Bytes(v as string)), at);
+  if (type === 'bytes') return (v, out, at) => out.set(keccak256Bytes(bytesOf(v)), at);
   if (type === 'address') return (v, out, at) => hexInto(v, out, at, 20, true);
   if (type === 'bool') return (v, out, at) => void (out[at + 31] = v ? 1 : 0);
   const fixed = /^bytes([0-9]+)$/.exec(type);
