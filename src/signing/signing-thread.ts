@@ -35,7 +35,8 @@ function workerEntry(): { file: string; execArgv: string[] } {
  * Where the service's signatures are made: on a second thread once started, so that the event loop serving
  * requests does not spend a signature's 40–70 µs on each; on the event loop before (or without) that. Jobs asked
  * for while the loop is busy go over together, one message per batch (the batch closes at the loop's next check
- * phase: setImmediate), and come back in one. The keys and struct types are handed to the thread once, at start.
+ * phase: setImmediate), and come back a few at a time (ANSWER_CHUNK). The keys and struct types are handed to the
+ * thread once, at start.
  * Should the thread stop, what it had not answered is signed here, and so is all that follows: a signature is
  * never lost to it.
  */
@@ -44,7 +45,8 @@ export class SigningThread {
   private here: JobSigner | null = null;
   private worker: Worker | null = null;
   private queue: Pending[] = [];
-  private readonly inFlight = new Map<number, Pending[]>();
+  /** Batches sent to the thread, by id, with how many of their jobs are answered so far. */
+  private readonly inFlight = new Map<number, { batch: Pending[]; answered: number }>();
   private next = 0;
   private scheduled = false;
 
@@ -119,25 +121,26 @@ export class SigningThread {
     if (batch.length === 0) return;
     if (!this.worker) return this.signHere(batch);
     const id = this.next++;
-    this.inFlight.set(id, batch);
+    this.inFlight.set(id, { batch, answered: 0 });
     this.worker.postMessage({ id, jobs: batch.map((p) => compact(p.job)) });
   };
 
+  /** The next answers of batch `id`, in order (the thread sends a batch's answers a few at a time). */
   private answered(id: number, out: Answer[]): void {
-    const batch = this.inFlight.get(id);
-    if (!batch) return;
-    this.inFlight.delete(id);
-    for (let i = 0; i < batch.length; i++) {
-      const answer = out[i];
-      if (typeof answer === 'string') batch[i].resolve(answer);
-      else batch[i].reject(new Error(answer?.error ?? 'the signing thread gave no answer'));
+    const sent = this.inFlight.get(id);
+    if (!sent) return;
+    for (const answer of out) {
+      const p = sent.batch[sent.answered++];
+      if (typeof answer === 'string') p.resolve(answer);
+      else p.reject(new Error(answer?.error ?? 'the signing thread gave no answer'));
     }
+    if (sent.answered >= sent.batch.length) this.inFlight.delete(id);
   }
 
   private stopped(worker: Worker): void {
     if (this.worker !== worker) return;
     this.worker = null;
-    for (const batch of this.inFlight.values()) this.signHere(batch);
+    for (const { batch, answered } of this.inFlight.values()) this.signHere(batch.slice(answered));
     this.inFlight.clear();
     this.signHere(this.queue);
     this.queue = [];

@@ -1,16 +1,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { JobSigner, SignJob, SigningMaterial } from './signing-jobs';
+import { ANSWER_CHUNK, JobSigner, SignJob, SigningMaterial } from './signing-jobs';
 
-/** The signing thread (signing-thread.ts): signs each batch it is sent, in order, and answers with the signatures. */
+/** The signing thread (signing-thread.ts): signs each batch it is sent, in order, answering ANSWER_CHUNK at a time. */
 const signer = new JobSigner(workerData as SigningMaterial);
 
 parentPort!.on('message', ({ id, jobs }: { id: number; jobs: SignJob[] }) => {
-  const out = jobs.map((job) => {
-    try {
-      return signer.sign(job);
-    } catch (e) {
-      return { error: e instanceof Error ? e.message : String(e) };
-    }
-  });
-  parentPort!.postMessage({ id, out });
+  for (let from = 0; from < jobs.length; from += ANSWER_CHUNK) {
+    const out = jobs.slice(from, from + ANSWER_CHUNK).map((job) => {
+      try {
+        return signer.sign(job);
+      } catch (e) {
+        return { error: e instanceof Error ? e.message : String(e) };
+      }
+    });
+    parentPort!.postMessage({ id, out });
+  }
 });
