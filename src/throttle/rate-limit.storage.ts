@@ -109,9 +109,9 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
       connectTimeout: 2_000,
       retryStrategy: (times) => Math.min(times * 250, 2_000),
       lazyConnect: true,
-      // The hits of requests that arrive in one turn of the event loop leave in one write and come back in one
-      // read: one round of system calls per batch instead of per request.
-      enableAutoPipelining: true,
+      // No auto-pipelining: hitRedis already sends one command per key and turn, and ioredis's pipeline object
+      // per turn cost more than the writes it saved (paired, with REDIS_URL: resolution +6 %, CPU -6 % without).
+      enableAutoPipelining: false,
     }) as RedisWithHit;
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
