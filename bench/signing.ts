@@ -2,8 +2,8 @@
  * npm run bench:signing — signatures per second on one core: ethers' path (the reference the service used before)
  * beside the service's fast path (precomputed EIP-712 hashing, libsecp256k1), for the mint signature and the
  * CCIP-Read answer signature, and the CCIP-Read digest alone. Each content differs from the last, so nothing is
- * cached. The service's rows are what its signing thread runs per job. Prints a table; writes nothing. Not a test: nothing fails on a slow figure. Environment:
- * BENCH_SIGNING_SECONDS per row (3).
+ * cached. The service's rows are what its signing thread runs per job. Prints a table; writes nothing. Not a test:
+ * nothing fails on a slow figure. Environment: BENCH_SIGNING_SECONDS per row (3).
  */
 import { performance } from 'node:perf_hooks';
 import {

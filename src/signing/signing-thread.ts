@@ -36,9 +36,8 @@ function workerEntry(): { file: string; execArgv: string[] } {
  * requests does not spend a signature's 40–70 µs on each; on the event loop before (or without) that. Jobs asked
  * for while the loop is busy go over together, one message per batch (the batch closes at the loop's next check
  * phase: setImmediate), and come back a few at a time (ANSWER_CHUNK). The keys and struct types are handed to the
- * thread once, at start.
- * Should the thread stop, what it had not answered is signed here, and so is all that follows: a signature is
- * never lost to it.
+ * thread once, at start. Should the thread stop, what it had not answered is signed here, and so is all that
+ * follows: a signature is never lost to it.
  */
 export class SigningThread {
   private readonly material: SigningMaterial = { keys: [], structs: [] };
@@ -76,8 +75,8 @@ export class SigningThread {
 
   start(): void {
     const { file, execArgv } = workerEntry();
-    // From now on the material is fixed: the thread and this loop sign with the same.
-    this.here ??= new JobSigner(this.material);
+    // From now on the material is fixed (register refuses more): the thread and this loop sign with the same.
+    void this.local;
     const worker = new Worker(file, {
       workerData: this.material,
       execArgv,

@@ -71,7 +71,10 @@ type RedisWithHit = Redis & {
 
 export type RateLimitBackend = 'memory' | 'redis' | 'memory-fallback';
 
-/** The hits of one key and window asked for in one turn of the event loop, and who waits for their counts. */
+/**
+ * The hits of one key asked for in one turn of the event loop, and who waits for their counts. The first hit's
+ * window is the one a new counter starts with, as it would be were the hits sent one after another.
+ */
 interface Gathered {
   key: string;
   windowMs: number;
@@ -200,12 +203,11 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
     if (!redis || this.closed || redis.status !== 'ready') return Promise.resolve(undefined);
     if (this.redisFailedAt > 0) return this.probeRedis(redis, key, windowMs);
     return new Promise((resolve) => {
-      const id = `${windowMs}:${key}`;
-      let group = this.gathered.get(id);
+      let group = this.gathered.get(key);
       if (!group) {
         if (this.gathered.size === 0) setImmediate(this.sendGathered);
         group = { key, windowMs, waiting: [] };
-        this.gathered.set(id, group);
+        this.gathered.set(key, group);
       }
       group.waiting.push(resolve);
     });
