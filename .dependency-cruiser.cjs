@@ -9,9 +9,9 @@ const FLOORS = [
   ['metrics'],
   ['logging', 'signing', 'audit', 'cache'],
   ['auth'],
-  ['quota', 'throttle'],
-  ['subnames', 'keys'],
-  ['mint', 'resolution', 'batch', 'export', 'import', 'health'],
+  ['quota', 'rate-limit'],
+  ['subnames', 'listings', 'admin'],
+  ['mint', 'resolution', 'import', 'health'],
   ['database'], // the data source lists every module's entities
 ];
 const FEATURES = FLOORS.flat().join('|');

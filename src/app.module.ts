@@ -6,12 +6,13 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { ListingsModule } from './listings/listings.module';
 import { MintModule } from './mint/mint.module';
-import { KeysModule } from './keys/keys.module';
+import { AdminModule } from './admin/admin.module';
 import { QuotaModule } from './quota/quota.module';
 import { ResolutionModule } from './resolution/resolution.module';
 import { SubnamesModule } from './subnames/subnames.module';
-import { ThrottleModule } from './throttle/throttle.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
 export class AppModule {
@@ -22,14 +23,15 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule,
-        ThrottleModule,
+        RateLimitModule,
         HealthModule,
         MetricsModule,
         DatabaseModule,
         AuthModule,
         QuotaModule,
-        KeysModule,
+        AdminModule,
         SubnamesModule,
+        ListingsModule,
         MintModule,
         ResolutionModule,
       ],

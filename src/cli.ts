@@ -8,16 +8,16 @@ import { AuditService } from './audit/audit.service';
 import { ADMIN_ACTOR, type Actor } from './audit/audit.types';
 import { AuditQueryDto } from './audit/dto/audit-query.dto';
 import { DomainError, ValidationFailedError } from './common/errors';
-import { IdParams } from './common/id-params.dto';
-import { AppValidationPipe } from './common/validation.pipe';
+import { IdParams } from './common/validation/id-params.dto';
+import { AppValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { findRunningEmbeddedDatabase, TOOL_WAIT_MS } from './database/embedded-database';
 import { IMPORT_USAGE, runImport } from './import/import-command';
-import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from './keys/dto/api-key.dto';
-import { KeysModule } from './keys/keys.module';
-import { KeysService } from './keys/keys.service';
+import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from './admin/dto/api-key.dto';
+import { AdminModule } from './admin/admin.module';
+import { KeysService } from './admin/keys.service';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -40,7 +40,7 @@ ${IMPORT_USAGE}`;
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, KeysModule, AuditModule] };
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, AdminModule, AuditModule] };
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { JsonReplyAdapter } from './common/json-reply.adapter';
+import { JsonReplyAdapter } from './common/http/json-reply.adapter';
 import { buildOpenApiDocument, configureApp } from './app.setup';
 import { loadConfig } from './config/app-config';
 

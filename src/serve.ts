@@ -6,7 +6,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp, mountSwagger } from './app.setup';
-import { JsonReplyAdapter } from './common/json-reply.adapter';
+import { JsonReplyAdapter } from './common/http/json-reply.adapter';
 import { AppConfig } from './config/app-config';
 
 /** One serving process: the Nest application on `config.port` (main.ts decides whether this process serves). */

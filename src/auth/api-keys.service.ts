@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { UnauthorizedError } from '../common/errors';
-import { isSameOrUnder } from '../common/ens';
+import { isSameOrUnder } from '../common/ens/names';
 import { ApiKeyEntity } from './api-key.entity';
 import { AuthenticatedKey, digestsEqual, generateApiKey, hashApiKey } from './api-key';
 import { ForbiddenParentError } from './auth.errors';

@@ -1,8 +1,8 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import { ADMIN_ACTOR, type Actor } from '../audit/audit.types';
-import { ApiProblem } from '../common/openapi';
-import { requestIdOf } from '../common/request-id';
+import { ApiProblem } from '../common/http/openapi';
+import { requestIdOf } from '../common/http/request-id';
 import { AuthenticatedKey } from './api-key';
 import { AdminGuard, ApiKeyGuard, KeyedRequest } from './guards';
 

@@ -1,6 +1,6 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { AuditEventEntity } from '../audit/audit-event.entity';
-import { ListingEntity } from '../mint/listing.entity';
+import { ListingEntity } from '../listings/listing.entity';
 import { KeyQuotaEntity } from '../quota/key-quota.entity';
 import { SubnameEntity } from '../subnames/subname.entity';
 

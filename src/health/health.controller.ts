@@ -8,8 +8,8 @@ import {
 } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { AppConfig } from '../config/app-config';
-import { RateLimitStorage } from '../throttle/rate-limit.storage';
-import { NoRateLimit } from '../common/no-rate-limit.decorator';
+import { RateLimitStorage } from '../rate-limit/rate-limit.storage';
+import { NoRateLimit } from '../common/http/no-rate-limit.decorator';
 import { HealthResponse } from './health.dto';
 import { ShutdownService } from './shutdown.service';
 

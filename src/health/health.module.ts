@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { RateLimitStorageModule } from '../throttle/throttle.module';
+import { RateLimitStorageModule } from '../rate-limit/rate-limit.module';
 import { HealthController } from './health.controller';
 import { ShutdownService } from './shutdown.service';
 

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { onResponseEnd } from '../common/response-end';
+import { onResponseEnd } from '../common/http/response-end';
 import { AppConfig } from '../config/app-config';
 
 /**

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
 import { ValidationFailedError } from '../common/errors';
-import { AppValidationPipe } from '../common/validation.pipe';
+import { AppValidationPipe } from '../common/validation/validation.pipe';
 import { MAX_BATCH_ITEMS } from '../subnames/dto/batch-subnames.dto';
 import { CreateSubnameDto } from '../subnames/dto/create-subname.dto';
 import { batchUrl, sendBatch } from './batch-client';

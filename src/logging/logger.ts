@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import pino, { DestinationStream, Level, Logger as PinoLogger } from 'pino';
-import { requestIdOf } from '../common/request-id';
-import { onResponseEnd } from '../common/response-end';
+import { requestIdOf } from '../common/http/request-id';
+import { onResponseEnd } from '../common/http/response-end';
 import { AppConfig } from '../config/app-config';
 import { routeOf } from '../metrics/http-metrics';
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { onResponseEnd } from '../common/response-end';
+import { onResponseEnd } from '../common/http/response-end';
 import { httpDuration, httpInFlight, httpRequests } from './metrics';
 
 /** The label of requests that matched no route (unknown paths, bodies refused before routing, /docs). */

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { NoRateLimit } from '../common/no-rate-limit.decorator';
+import { NoRateLimit } from '../common/http/no-rate-limit.decorator';
 import { registry } from './metrics';
 
 @ApiTags('operations')

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '../common/openapi';
+import { ApiProblems } from '../common/http/openapi';
 import { EstimateQueryDto, EstimateResponse } from './dto/estimate.dto';
 import { MintParametersResponse, MintRequestDto } from './dto/mint.dto';
 import { SignerQueryDto, SignerResponse } from './dto/signer.dto';

@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { formatEther } from 'ethers';
-import { parentNameHash } from '../common/ens';
+import { parentNameHash } from '../common/ens/names';
 import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { SubnamesService } from '../subnames/subnames.service';
 import { EstimateQueryDto, EstimateResponse, MintValidationError } from './dto/estimate.dto';
 import { MintParametersResponse, MintRequestDto } from './dto/mint.dto';
 import { SignerResponse } from './dto/signer.dto';
-import type { ListingEntity } from './listing.entity';
-import { ListingsService } from './listings.service';
+import type { ListingEntity } from '../listings/listing.entity';
+import { ListingsService } from '../listings/listings.service';
 import { MintContent, Network, networkOf } from '../signing/mint-context';
-import { ListingNotFoundError, SubnameReservedError, SubnameTakenError } from './mint.errors';
-import { fitsUint256, nameExpiry, quote, Quote } from './pricing';
+import { ListingNotFoundError } from '../listings/listings.errors';
+import { SubnameReservedError, SubnameTakenError } from './mint.errors';
+import { fitsUint256, nameExpiry, quote, Quote } from '../listings/pricing';
 import { SigningService } from '../signing/signing.service';
 
 /** A request as the checks and the content use it. */

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeyAuth, CurrentApiKey } from '../auth/decorators';
-import { ApiProblems } from '../common/openapi';
+import { ApiProblems } from '../common/http/openapi';
 import { QuotaResponse } from './quota.dto';
 import { QuotaService } from './quota.service';
 

@@ -18,8 +18,8 @@ import {
   ZeroAddress,
 } from 'ethers';
 import fc from 'fast-check';
-import { NameError, normalizeName } from '../common/ens';
-import { contenthashBytes } from '../common/records';
+import { NameError, normalizeName } from '../common/ens/names';
+import { contenthashBytes } from '../common/ens/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
 import {
   ArgsReader,
@@ -35,7 +35,7 @@ import {
   type RecordQuery,
   type ResolveRequest,
 } from './ccip-codec';
-import { utf8Bytes } from '../common/bytes';
+import { utf8Bytes } from '../common/crypto/bytes';
 import { answer, COIN_TYPE_DEFAULT, isEvmCoinType } from './record-answers';
 
 const SEED = 20261123;

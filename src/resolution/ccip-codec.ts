@@ -7,9 +7,9 @@
  * a CalldataError names the part of the request that is wrong.
  */
 import { BoundedMemo } from '../common/bounded-memo';
-import { hexBytes, utf8Bytes } from '../common/bytes';
+import { hexBytes, utf8Bytes } from '../common/crypto/bytes';
 import { MAX_ENTRIES } from '../cache/record-cache';
-import { nameHashBytes, NameError, normalizeName } from '../common/ens';
+import { nameHashBytes, NameError, normalizeName } from '../common/ens/names';
 
 export const RESOLVE_SELECTOR = '0x9061b923';
 

@@ -1,8 +1,8 @@
 import { getCoderByCoinType } from '@ensdomains/address-encoder';
 import { hexlify, ZeroAddress } from 'ethers';
 import { BoundedMemo } from '../common/bounded-memo';
-import { checksumAddress } from '../common/evm-address';
-import { contenthashBytes } from '../common/records';
+import { checksumAddress } from '../common/ens/evm-address';
+import { contenthashBytes } from '../common/ens/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
 import {
   encodeAddressResult,

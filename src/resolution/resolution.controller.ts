@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiProblems } from '../common/openapi';
+import { ApiProblems } from '../common/http/openapi';
 import {
   CcipReadBodyDto,
   CcipReadParamsDto,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { checksumAddress } from '../common/evm-address';
+import { checksumAddress } from '../common/ens/evm-address';
 import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { SigningService } from '../signing/signing.service';

@@ -1,4 +1,4 @@
-import { keccak256Bytes } from '../common/keccak';
+import { keccak256Bytes } from '../common/crypto/keccak';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT64_LIMIT = 1n << 64n;

@@ -1,5 +1,5 @@
-import { hexBytes, utf8Bytes } from '../common/bytes';
-import { keccak256Bytes } from '../common/keccak';
+import { hexBytes, utf8Bytes } from '../common/crypto/bytes';
+import { keccak256Bytes } from '../common/crypto/keccak';
 
 /**
  * What hashing one flat EIP-712 struct under one domain needs once its type and domain are known: the

@@ -1,5 +1,5 @@
 import { getBytes, toUtf8Bytes, TypedDataEncoder, TypedDataField } from 'ethers';
-import { keccak256Bytes } from '../common/keccak';
+import { keccak256Bytes } from '../common/crypto/keccak';
 import { StructDigester } from './eip712-struct';
 
 /**

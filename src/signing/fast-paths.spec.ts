@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { getBytes, hexlify, SigningKey, toUtf8Bytes, TypedDataEncoder } from 'ethers';
 import { Eip712Digester } from './eip712';
-import { utf8Bytes as utf8 } from '../common/bytes';
+import { utf8Bytes as utf8 } from '../common/crypto/bytes';
 import { signDigest } from './secp256k1';
 
 const CURVE_N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');

@@ -1,5 +1,5 @@
-import { normalizeLabelFragment } from '../common/ens';
-import { AppValidationPipe } from '../common/validation.pipe';
+import { normalizeLabelFragment } from '../common/ens/names';
+import { AppValidationPipe } from '../common/validation/validation.pipe';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { toSubnameFilter } from './search-filter';
 

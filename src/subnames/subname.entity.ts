@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { bigintAsNumber } from '../common/column-transformers';
+import { bigintAsNumber } from '../common/persistence/column-transformers';
 
 /** Record maps as stored: texts and metadata by key, addresses by decimal coin type. */
 export type RecordMap = Record<string, string>;

@@ -4,7 +4,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
-import { JsonReplyAdapter } from '../../src/common/json-reply.adapter';
+import { JsonReplyAdapter } from '../../src/common/http/json-reply.adapter';
 import { configureApp, mountSwagger } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app-config';
 import { resetDatabase } from './test-database';

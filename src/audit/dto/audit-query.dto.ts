@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { isISO8601, ValidationArguments } from 'class-validator';
-import { QueryInteger } from '../../common/query';
-import { canonical, satisfies } from '../../common/validators';
+import { QueryInteger } from '../../common/http/query';
+import { canonical, satisfies } from '../../common/validation/validators';
 import { ADMIN_ACTOR } from '../audit.types';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 25;

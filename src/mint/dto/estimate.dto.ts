@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, Max, Min, ValidateIf } from 'class-validator';
-import { IsEnsLabel, IsEnsName, IsEvmAddress } from '../../common/validators';
-import { MAX_YEARS } from '../pricing';
-import { QueryBoolean, QueryInteger } from '../../common/query';
+import { IsEnsLabel, IsEnsName, IsEvmAddress } from '../../common/validation/validators';
+import { MAX_YEARS } from '../../listings/pricing';
+import { QueryBoolean, QueryInteger } from '../../common/http/query';
 
 const isGiven = (_: object, v: unknown) => v !== undefined;
 

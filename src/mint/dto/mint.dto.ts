@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, Max, Min, ValidateIf } from 'class-validator';
-import { IsEnsLabel, IsEnsName, IsEvmAddress } from '../../common/validators';
-import { MAX_YEARS } from '../pricing';
+import { IsEnsLabel, IsEnsName, IsEvmAddress } from '../../common/validation/validators';
+import { MAX_YEARS } from '../../listings/pricing';
 
 const isGiven = (_: object, v: unknown) => v !== undefined;
 

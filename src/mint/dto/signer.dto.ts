@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, ValidateIf } from 'class-validator';
-import { QueryBoolean } from '../../common/query';
+import { QueryBoolean } from '../../common/http/query';
 
 export class SignerQueryDto {
   @ApiPropertyOptional({ example: false, default: false, type: Boolean, description: '`true` or `false`' })

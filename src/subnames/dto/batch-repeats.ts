@@ -1,5 +1,5 @@
 import type { TransformFnParams } from 'class-transformer';
-import { satisfies } from '../../common/validators';
+import { satisfies } from '../../common/validation/validators';
 
 /** For each batch item whose normalised fullName an earlier item of the same batch has: that earlier item. */
 const repeatOf = new WeakMap<object, { index: number; fullName: string }>();

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
-import { HasNoArrayEntries } from '../../common/validators';
+import { HasNoArrayEntries } from '../../common/validation/validators';
 import { markRepeatedFullNames } from './batch-repeats';
 import { CreateSubnameDto } from './create-subname.dto';
 import { SubnameResponse } from './subname.response';

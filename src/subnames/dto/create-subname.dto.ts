@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { MAX_RECORDS, MAX_TTL } from '../../common/records';
+import { MAX_RECORDS, MAX_TTL } from '../../common/ens/records';
 import { IsFirstOfItsFullName } from './batch-repeats';
 import {
   HasNoArrayEntries,
@@ -15,7 +15,7 @@ import {
   IsMetadataKey,
   IsRecordValue,
   IsTextKey,
-} from '../../common/validators';
+} from '../../common/validation/validators';
 
 const isGiven = (_: object, v: unknown) => v !== undefined;
 

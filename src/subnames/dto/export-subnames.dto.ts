@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { toList } from '../../common/query';
-import { IsEnsNameList } from '../../common/validators';
+import { toList } from '../../common/http/query';
+import { IsEnsNameList } from '../../common/validation/validators';
 import type { SubnameEntity } from '../subname.entity';
 
 export const MAX_EXPORT_PARENTS = 100;

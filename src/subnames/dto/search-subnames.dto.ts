@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidationArguments } from 'class-validator';
-import { MAX_RECORDS, metadataKeyProblem, recordValueProblem } from '../../common/records';
-import { toInteger, toList, toObject } from '../../common/query';
-import { isIndexedFragment, normalizeLabelFragment } from '../../common/ens';
-import { canonical, IsEnsName, IsEnsNameList, satisfies } from '../../common/validators';
+import { MAX_RECORDS, metadataKeyProblem, recordValueProblem } from '../../common/ens/records';
+import { toInteger, toList, toObject } from '../../common/http/query';
+import { isIndexedFragment, normalizeLabelFragment } from '../../common/ens/names';
+import { canonical, IsEnsName, IsEnsNameList, satisfies } from '../../common/validation/validators';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEnsName } from '../../common/validators';
+import { IsEnsName } from '../../common/validation/validators';
 
 /** Path of GET and DELETE /subnames/{fullName}: a subname has at least three labels. */
 export class SubnameParams {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { coinName } from '../../common/records';
+import { coinName } from '../../common/ens/records';
 import type { SubnameEntity } from '../subname.entity';
 
 export class SubnameResponse {

@@ -1,0 +1,96 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { FieldError, ValidationFailedError } from '../errors';
+import { BoundedMemo } from '../bounded-memo';
+import { assertSafeInput } from './input-safety';
+
+/** class-validator's built-in messages start with the property name; the field path already says it. */
+function stripSubject(message: string, property: string): string {
+  return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+}
+
+/** Flattens class-validator's tree into one entry per bad field, named by its path (`texts[1].key`). */
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const error of errors) {
+    const isIndex = /^\d+$/.test(error.property);
+    const path =
+      parent === '' ? error.property : isIndex ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
+    if (error.constraints && error.value === undefined) {
+      out.push({ field: path, message: 'is required' });
+    } else if (error.constraints) {
+      const messages = Object.entries(error.constraints)
+        .filter(([name]) => name !== 'whitelistValidation')
+        .map(([name, message]) =>
+          name === 'nestedValidation' ? 'must be an object' : stripSubject(message, error.property),
+        );
+      out.push({
+        field: path,
+        message: messages.length > 0 ? messages.join('; ') : 'is not an accepted field',
+      });
+    }
+    if (error.children?.length) out.push(...flattenValidationErrors(error.children, path));
+  }
+  return out;
+}
+
+/** Path parameters a route DTO remembers (per DTO class) before forgetting them all; longer ones are not kept. */
+const PARAMS_KEPT = 10_000;
+const PARAMS_MAX_KEY_CHARS = 4_096;
+
+/**
+ * The global pipe: whitelist, refuse unknown fields, transform, and never coerce types implicitly. Path parameters
+ * (a few strings, read again and again: the same names, the same resolver calls) are validated once per distinct
+ * value and DTO class: validation is a pure function of them, so a repeat gets a copy of the DTO the first one
+ * made (validation.pipe.spec.ts proves it equal, and that refusals are never remembered). Bodies and queries are
+ * validated every time.
+ */
+@Injectable()
+export class AppValidationPipe extends ValidationPipe {
+  private readonly validParams = new Map<unknown, BoundedMemo<object>>();
+
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      validationError: { target: false, value: true },
+      exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'custom') return value;
+    if (metadata.type === 'body' && metadata.metatype && !this.isPlainObject(value)) {
+      throw new ValidationFailedError([{ field: 'body', message: 'must be a JSON object' }]);
+    }
+    // Bodies, queries and headers were checked on arrival (inputSafetyMiddleware); path parameters are decoded
+    // only once routed, so here.
+    if (metadata.type === 'param') return this.transformParams(value, metadata);
+    return super.transform(value, metadata);
+  }
+
+  private async transformParams(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const metatype = metadata.metatype;
+    if (!metatype || metadata.data !== undefined || !this.isPlainObject(value)) {
+      assertSafeInput(value, metadata.data ?? '');
+      return super.transform(value, metadata);
+    }
+    let memo = this.validParams.get(metatype);
+    if (!memo) {
+      memo = new BoundedMemo(PARAMS_KEPT, PARAMS_MAX_KEY_CHARS);
+      this.validParams.set(metatype, memo);
+    }
+    const key = JSON.stringify(value);
+    const known = memo.peek(key);
+    if (known) return Object.assign(new (metatype as new () => object)(), known);
+    assertSafeInput(value, '');
+    const dto = (await super.transform(value, metadata)) as object;
+    memo.get(key, () => ({ ...dto }));
+    return dto;
+  }
+
+  private isPlainObject(value: unknown): boolean {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+}

@@ -1,0 +1,168 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { GUARDS_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import { normalizeIp } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
+import { AppConfig, TrustProxy } from '../config/app-config';
+import { rateLimited } from '../metrics/metrics';
+import { IP_LIMIT, KEY_LIMIT, NO_RATE_LIMIT } from '../common/http/rate-limit.constants';
+import { RateLimitStorage, WindowCount } from './rate-limit.storage';
+import { RateLimitedError } from './rate-limit.errors';
+
+/**
+ * The tracker of a client address (IPv6 grouped by /64), as Express derives it under TRUST_PROXY: without a
+ * proxy to trust, Express's `req.ip` is the socket's address (it parses X-Forwarded-For only to drop it), so
+ * that is read directly. The last address's tracker is kept: a connection's requests share it.
+ */
+export class AddressTracker {
+  private readonly direct: boolean;
+  private lastAddress: string | undefined;
+  private lastTracker = 'ip:unknown';
+
+  constructor(trustProxy: TrustProxy) {
+    // Express trusts no proxy for false and for a hop count of 0.
+    this.direct = trustProxy === false || trustProxy === 0;
+  }
+
+  of(req: Request): string {
+    const address = this.direct ? req.socket.remoteAddress : req.ip;
+    if (address !== this.lastAddress) {
+      this.lastAddress = address;
+      this.lastTracker = `ip:${address ? normalizeIp(address) : 'unknown'}`;
+    }
+    return this.lastTracker;
+  }
+}
+
+/** What a route is charged: nothing (NoRateLimit), its client address, or the address and then its API key. */
+type RoutePolicy = 'none' | 'address' | 'keyed';
+
+/** One budget (per address or per key): its limit and the header values that never change. */
+class Budget {
+  readonly limitHeader: string;
+  readonly policyHeader: string;
+  readonly seconds: number;
+
+  constructor(
+    readonly name: string,
+    readonly limit: number,
+    windowMs: number,
+  ) {
+    this.seconds = Math.round(windowMs / 1000);
+    this.limitHeader = String(limit);
+    this.policyHeader = `${limit};w=${this.seconds}`;
+  }
+
+  /** The draft-6 headers of a count. */
+  headers(hits: number, secondsLeft: number): Record<string, string> {
+    return {
+      'RateLimit-Limit': this.limitHeader,
+      'RateLimit-Remaining': String(Math.max(0, this.limit - hits)),
+      'RateLimit-Reset': String(secondsLeft),
+      'RateLimit-Policy': this.policyHeader,
+    };
+  }
+}
+
+/**
+ * One global guard, two budgets. Every request first counts against its client address, before anything
+ * else runs; on a route that takes an API key that is before the key is looked up, so a request with a
+ * missing, unknown, revoked or expired key spends its sender's budget (and past it costs no hash and no
+ * lookup), and made-up keys never buy a fresh budget. A key that proves valid gives the address its unit
+ * back and counts against its own budget instead (`key:<id>`), whichever replica and address it comes from;
+ * so only real keys ever get a counter. Answers carry the draft-6 IETF headers RateLimit-Limit,
+ * RateLimit-Remaining, RateLimit-Reset (seconds until the window ends) and RateLimit-Policy; a refusal is a
+ * 429 RATE_LIMITED problem with Retry-After. A route's policy is read from its metadata once; a public route
+ * counted in this process is decided synchronously (no promise on the hot path).
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly policies = new WeakMap<object, RoutePolicy>();
+  private readonly windowMs: number;
+  private readonly byAddress: Budget;
+  private readonly byKey: Budget;
+  private readonly addresses: AddressTracker;
+
+  constructor(
+    private readonly storage: RateLimitStorage,
+    private readonly keys: ApiKeysService,
+    private readonly reflector: Reflector,
+    config: AppConfig,
+  ) {
+    this.windowMs = config.rateLimit.windowSeconds * 1000;
+    this.byAddress = new Budget(IP_LIMIT, config.rateLimit.perIp, this.windowMs);
+    this.byKey = new Budget(KEY_LIMIT, config.rateLimit.perKey, this.windowMs);
+    this.addresses = new AddressTracker(config.trustProxy);
+  }
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const policy = this.policyOf(context);
+    if (policy === 'none') return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<KeyedRequest>();
+    const res = http.getResponse<Response>();
+    const address = this.addresses.of(req);
+    const counted = this.storage.hitInProcess(address, this.windowMs);
+    if (counted && policy === 'address') return this.admit(res, this.byAddress, counted);
+    return this.chargeKeyed(req, res, address, policy, counted);
+  }
+
+  /** The path with a round trip: Redis counts the address, or the route takes an API key (looked up here). */
+  private async chargeKeyed(
+    req: KeyedRequest,
+    res: Response,
+    address: string,
+    policy: RoutePolicy,
+    counted: WindowCount | undefined,
+  ): Promise<boolean> {
+    this.admit(res, this.byAddress, counted ?? (await this.storage.hit(address, this.windowMs)));
+    if (policy !== 'keyed') return true;
+    const token = req.headers['x-auth-token'];
+    // A 401 here leaves the address's unit spent (and its headers on the answer); ApiKeyGuard reuses the key.
+    req.apiKey = await this.keys.authenticate(typeof token === 'string' ? token : undefined);
+    await this.storage.refund(address);
+    const tracker = `key:${req.apiKey.id}`;
+    return this.admit(
+      res,
+      this.byKey,
+      this.storage.hitInProcess(tracker, this.windowMs) ?? (await this.storage.hit(tracker, this.windowMs)),
+    );
+  }
+
+  /** Sends the budget's headers; past the limit, refuses the request with them. */
+  private admit(res: Response, budget: Budget, count: WindowCount): true {
+    const secondsLeft = Math.max(1, Math.ceil(count.msLeft / 1000));
+    if (count.hits > budget.limit) {
+      rateLimited.inc({ limit: budget.name });
+      const scope = budget.name === KEY_LIMIT ? 'API key' : 'client address';
+      throw new RateLimitedError(
+        `More than ${budget.limit} requests in ${budget.seconds} s from this ${scope}; retry in ${secondsLeft} s`,
+        secondsLeft,
+        budget.headers(count.hits, secondsLeft),
+      );
+    }
+    res.setHeader('RateLimit-Limit', budget.limitHeader);
+    res.setHeader('RateLimit-Remaining', String(budget.limit - count.hits));
+    res.setHeader('RateLimit-Reset', String(secondsLeft));
+    res.setHeader('RateLimit-Policy', budget.policyHeader);
+    return true;
+  }
+
+  /** NoRateLimit on the method or the controller: none; ApiKeyGuard on either: keyed; else the address. */
+  private policyOf(context: ExecutionContext): RoutePolicy {
+    const handler = context.getHandler();
+    let policy = this.policies.get(handler);
+    if (policy === undefined) {
+      const targets = [handler, context.getClass()];
+      if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, targets)) policy = 'none';
+      else if (this.reflector.getAllAndMerge<unknown[]>(GUARDS_METADATA, targets).includes(ApiKeyGuard))
+        policy = 'keyed';
+      else policy = 'address';
+      this.policies.set(handler, policy);
+    }
+    return policy;
+  }
+}
