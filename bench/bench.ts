@@ -57,7 +57,7 @@ const SEARCH_PARENT_NAMES = 2000;
 /**
  * Distinct stored names the read and resolution workloads cycle through (of those the creates made): half the
  * subname cache (10,000 entries), so that the figures are of reads of names in use whatever the create rate was.
- * A cycle longer than the cache is LRU's worst case, every read a database round trip (the README says what it
+ * A cycle longer than the cache is LRU's worst case, every read a database round trip (bench/RESULTS.md says what it
  * costs).
  */
 const READ_NAMES = 5000;

@@ -5,7 +5,7 @@
  * BENCH_SECONDS of each in all) and prints both figures and their quotient: requests per second, and the CPU
  * time each service's process spent per request (from /proc, which moves far less than throughput on a shared
  * machine). The second build defaults to this checkout's dist/main.js. Prints progress on stderr and the table
- * on stdout; nothing fails on a figure. What "before → after" in the README's performance section is measured
+ * on stdout; nothing fails on a figure. What "before → after" in bench/RESULTS.md is measured
  * with.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -20,7 +20,7 @@ interface Answer {
 
 /**
  * GET /subnames/{fullName} and the mint (its listing lookup and its existence check) read through in-process
- * caches, and follow the rule of CONTRACT section 9: a change is seen at once by the process that made it, and
+ * caches, and follow the rule of docs/reference.md#freshness: a change is seen at once by the process that made it, and
  * within one second by every other replica. Two service processes on one database: A reads, B writes (or a
  * statement on the database does); A's caches hold the old value and, with a proven change channel, would keep it
  * for up to a minute if nothing told them otherwise.

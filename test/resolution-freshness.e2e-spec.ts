@@ -15,9 +15,9 @@ const DATA = iface.encodeFunctionData('resolve', [dnsEncode(NAME), iface.encodeF
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 /**
- * CONTRACT section 9: a write or delete is visible to resolution within one second on every replica. Two service
- * processes on one database: writes go to A (or straight to the database), resolutions to B, whose cache has the
- * old value and would keep it for up to a minute if nothing told it otherwise.
+ * docs/reference.md#freshness: a write or delete is visible to resolution within one second on every replica. Two
+ * service processes on one database: writes go to A (or straight to the database), resolutions to B, whose cache has
+ * the old value and would keep it for up to a minute if nothing told it otherwise.
  */
 describe('two replicas: a write on one is resolved on the other within a second', () => {
   let a: ServiceProcess;

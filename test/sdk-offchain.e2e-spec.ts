@@ -11,8 +11,8 @@ interface HttpFailure {
 
 /**
  * The public Namespace SDK (@thenamespace/offchain-manager) as a client of the running service, over HTTP.
- * Where the SDK and CONTRACT.md disagree the contract stands; the README (section "search") lists each
- * difference, and these tests pin what an SDK user sees.
+ * Where the SDK and docs/reference.md disagree the reference stands; docs/integrators.md (the offchain SDK)
+ * lists each difference, and these tests pin what an SDK user sees.
  */
 describe('@thenamespace/offchain-manager against the running service', () => {
   let t: TestApp;

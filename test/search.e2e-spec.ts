@@ -471,7 +471,7 @@ describe('the database time a search may take (SEARCH_STATEMENT_TIMEOUT_MS)', ()
       expect(res.body).toMatchObject({ status: 503, code: 'SEARCH_TIMEOUT', title: 'Search took too long' });
       expect(res.body.detail).toContain('50 ms');
     } else {
-      // PGlite enforces no statement_timeout (README, The embedded database): it answers, however long it takes.
+      // PGlite enforces no statement_timeout (docs/reference.md#embedded-database): it answers, however long it takes.
       expect(res.status).toBe(200);
       expect(res.body.totalItems).toBe(100_000);
     }

@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 9: a write or delete is visible within one second on every replica. Entries loaded less than
+ * docs/reference.md#freshness: a write or delete is visible within one second on every replica. Entries loaded less than
  * UNCONFIRMED_MAX_AGE_MS ago are served in any case; older ones only while the change channel has been proven,
  * less than CONFIRMATION_WINDOW_MS ago, to have delivered every change committed before that proof (each change
  * evicts its key, so what is left is current). Both stay under the second with room for timers and transit.

@@ -6,7 +6,7 @@ export interface FieldError {
 }
 
 /**
- * The catalogue: every error code of CONTRACT section 6 with its HTTP status and title. A module throws its
+ * The catalogue: every error code of docs/reference.md#errors with its HTTP status and title. A module throws its
  * errors as DomainError subclasses declared in its own `*.errors.ts` (headers included), and the one
  * problem filter turns any of them into RFC 9457 JSON.
  */

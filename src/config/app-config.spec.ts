@@ -3,7 +3,7 @@ import { getL1NamespaceContracts } from '@thenamespace/addresses';
 import { ConfigError, loadConfig } from './app-config';
 
 describe(loadConfig.name, () => {
-  it('applies the defaults of CONTRACT section 8', () => {
+  it('applies the defaults of docs/operators.md#configuration', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 3000,

@@ -65,7 +65,7 @@ const IsTrustProxy = () =>
   });
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-/** The environment as the service reads it; every variable of CONTRACT section 8. */
+/** The environment as the service reads it; every variable of docs/operators.md#configuration. */
 export class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV = 'development';
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
@@ -131,7 +131,7 @@ export class AppConfig {
   readonly adminToken?: string;
   readonly quotaDefault: number;
   readonly mint: { signatureTtlSeconds: number; mainnet: NetworkConfig; testnet: NetworkConfig };
-  /** The CCIP-Read gateway's signer (CONTRACT section 9). */
+  /** The CCIP-Read gateway's signer (docs/reference.md#resolution-gateway). */
   readonly ccip: { signatureTtlSeconds: number; signerKey?: string };
   readonly corsOrigin?: string;
   readonly logLevel: string;

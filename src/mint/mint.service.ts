@@ -44,7 +44,7 @@ export interface ContentInput {
   signatureTtlSeconds: number;
 }
 
-/** The signed content of CONTRACT section 4, from a listing and a request the pipe made canonical (EIP-55). */
+/** The signed content of docs/reference.md#mint, from a listing and a request the pipe made canonical (EIP-55). */
 export function buildContent(i: ContentInput): MintContent {
   return {
     label: i.label,

@@ -1,5 +1,5 @@
 /**
- * The bytes of CONTRACT section 9: the outer resolve(bytes,bytes) call a resolver hands to the gateway, the
+ * The bytes of the CCIP-Read gateway: the outer resolve(bytes,bytes) call a resolver hands to the gateway, the
  * DNS-encoded name in it, the inner resolver calls, and the answers. Decoded and encoded by hand, straight from
  * and into bytes: decoding accepts exactly the calldata ethers' Interface.decodeFunctionData accepts (offsets
  * anywhere, padding and trailing bytes unread, at most 1024 times the data read) and gives the same values;

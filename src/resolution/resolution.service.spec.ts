@@ -68,7 +68,7 @@ describe(ResolutionService.name, () => {
     expect(await maxAge(short, 'plain.oak.eth')).toBe(5);
   });
 
-  it('refuses with the problem codes of CONTRACT section 9, naming the field', async () => {
+  it('refuses with the problem codes of docs/reference.md#resolution-gateway, naming the field', async () => {
     const sut = service(300);
     const refusal = async (data: string) => {
       try {

@@ -15,7 +15,7 @@ import { CcipSignerResponse } from './dto/ccip-read.dto';
 import { answerBytes } from './record-answers';
 import { UnsupportedResolverCallError } from './resolution.errors';
 
-/** Cache lifetime of an answer for a name without a ttl of its own (CONTRACT section 9). */
+/** Cache lifetime of an answer for a name without a ttl of its own (docs/reference.md#resolution-gateway). */
 export const DEFAULT_MAX_AGE_SECONDS = 60;
 export const CCIP_READ_PATH = 'ccip-read';
 

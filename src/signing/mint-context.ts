@@ -14,7 +14,7 @@ export const NO_EXPIRY = 4294967295;
 export const MINT_PRIMARY_TYPE = 'MintContext';
 
 /**
- * The EIP-712 struct the Namespace L1 MintController verifies (CONTRACT section 4). Field order is part of the
+ * The EIP-712 struct the Namespace L1 MintController verifies (docs/reference.md#mint). Field order is part of the
  * type hash; the contract's Solidity struct orders its members differently, which does not matter to EIP-712.
  */
 export const MINT_CONTEXT_TYPES: Record<string, TypedDataField[]> = {

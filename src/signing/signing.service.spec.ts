@@ -80,7 +80,7 @@ describe.each([
     );
   });
 
-  it('exposes the default domains of CONTRACT section 8 and the signer addresses', () => {
+  it('exposes the default domains (docs/operators.md#configuration) and the signer addresses', () => {
     const main = sut.info('mainnet');
     expect(main).toEqual({
       address: new Wallet(MAINNET_KEY).address,

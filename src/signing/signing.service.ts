@@ -82,7 +82,7 @@ export class NetworkSigner {
 
 /**
  * Every signature the service makes, with one set of key rules: the mint signers (one per network, EIP-712
- * MintContext) and the CCIP-Read gateway signer (answers of CONTRACT section 9). Keys come from
+ * MintContext) and the CCIP-Read gateway signer (docs/reference.md#resolution-gateway). Keys come from
  * MINT_<NETWORK>_SIGNER_KEY and CCIP_SIGNER_KEY; without one, outside production, a development key is made once
  * and kept in DATA_DIR; in production the service refuses to start. Keys are never logged or returned. With
  * SIGNING_THREAD (the default outside tests) the signatures are made on a thread of their own (SigningThread).
@@ -125,7 +125,7 @@ export class SigningService implements OnModuleDestroy {
       this.logger,
     );
     this.ccip.attach(thread);
-    // Off the event loop serving requests: a signature is 40–70 µs of CPU there (README, Performance).
+    // Off the event loop serving requests: a signature is 40–70 µs of CPU there (bench/RESULTS.md).
     if (config.signingThread) thread.start();
   }
 

@@ -270,7 +270,7 @@ export class SubnamesService {
 
   /**
    * The stored subname (shared: not to be modified), through the subname cache: a write here is seen at once by
-   * this process, and within a second by every replica (CONTRACT section 9).
+   * this process, and within a second by every replica (docs/reference.md#freshness).
    */
   private find(fullName: string): Promise<SubnameEntity | null> {
     return this.cache.get(fullName, () => this.subnames.findByFullName(this.dataSource.manager, fullName));
