@@ -60,10 +60,13 @@ export class EvmEip1193 implements Eip1193Provider {
   }
 }
 
-/** A provider whose network names `registry` as its ENS registry (ethers' EnsPlugin), with CCIP-Read enabled. */
-export function evmProvider(shim: EvmEip1193, registry: string): BrowserProvider {
+/**
+ * A provider whose network names `registry` as its ENS registry (ethers' EnsPlugin), with CCIP-Read enabled; with
+ * a Universal Resolver, ethers resolves through it, as on mainnet (ethers >= 6.17), instead of walking the registry.
+ */
+export function evmProvider(shim: EvmEip1193, registry: string, universalResolver?: string): BrowserProvider {
   const network = new Network('in-process', shim.chainId);
-  network.attachPlugin(new EnsPlugin(registry, shim.chainId));
+  network.attachPlugin(new EnsPlugin(registry, shim.chainId, universalResolver));
   // No response caching: tests move the clock between identical calls.
   return new BrowserProvider(shim, network, { staticNetwork: network, cacheTimeout: -1 });
 }

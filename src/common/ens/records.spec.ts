@@ -22,6 +22,30 @@ describe('records', () => {
     it.each(['Avatar', 'twitter', 'com.', '.com', 'com..x', 'com github', '', 5])('refuses %j', (key) =>
       expect(textKeyProblem(key)).not.toBeNull(),
     );
+    // ENSIP-26's keys and ENSIP-25's, with its own example of an ERC-7930 registry (ERC-8004 on mainnet).
+    it.each([
+      'agent-context',
+      'agent-endpoint[mcp]',
+      'agent-endpoint[a2a]',
+      'agent-endpoint[web]',
+      'agent-registration[0x000100000101148004a169fb4a3325136eb29fa0ceb6d2e539a432][167]',
+      'agent-registration[0x000100000101148004a169fb4a3325136eb29fa0ceb6d2e539a432][agent-7.alpha]',
+    ])('accepts the agent key %s', (key) => expect(textKeyProblem(key)).toBeNull());
+    it.each([
+      'agent-endpoint',
+      'agent-endpoint[]',
+      'agent-endpoint[ftp]',
+      'agent-endpoint[MCP]',
+      'agent-context[x]',
+      'agent-registration[0x0001][]',
+      'agent-registration[0x001][7]',
+      'agent-registration[registry][7]',
+      'agent-registration[0x0001][7',
+      'agent-registration[0x0001][a]b]',
+      'agent-registration[0x0001][a b]',
+      'agent-registration[0x0001][7][8]',
+      `agent-registration[0x${'00'.repeat(120)}][7]`,
+    ])('refuses %j', (key) => expect(textKeyProblem(key)).not.toBeNull());
   });
 
   describe('values and metadata keys', () => {

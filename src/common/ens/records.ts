@@ -30,6 +30,9 @@ export const GLOBAL_TEXT_KEYS: readonly string[] = [
   'primary-contact',
 ];
 const SERVICE_KEY = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+/** ENSIP-26 agent keys, and ENSIP-25's `agent-registration[<ERC-7930 registry>][<agent id>]`. */
+const AGENT_KEY =
+  /^(?:agent-context|agent-endpoint\[(?:mcp|a2a|web)\]|agent-registration\[0x(?:[0-9a-fA-F]{2})+\]\[[^[\]\s\p{Cc}]+\])$/u;
 const PRINTABLE = /^[^\p{Cc}\p{Cs}]+$/u;
 
 export function codePoints(s: string): number {
@@ -40,8 +43,12 @@ export function codePoints(s: string): number {
 
 export function textKeyProblem(key: unknown): string | null {
   if (typeof key !== 'string') return 'must be a string';
-  if (GLOBAL_TEXT_KEYS.includes(key) || (key.length <= 255 && SERVICE_KEY.test(key))) return null;
-  return 'must be an ENSIP-5 or ENSIP-18 key (avatar, description, url, …) or a reverse-dot service key (com.github)';
+  if (GLOBAL_TEXT_KEYS.includes(key)) return null;
+  if (key.length <= 255 && (SERVICE_KEY.test(key) || AGENT_KEY.test(key))) return null;
+  return (
+    'must be an ENSIP-5 or ENSIP-18 key (avatar, description, url, …), a reverse-dot service key (com.github) ' +
+    'or an ENSIP-25/26 agent key (agent-context, agent-endpoint[mcp], agent-registration[0x…][id])'
+  );
 }
 
 export function recordValueProblem(value: unknown): string | null {
