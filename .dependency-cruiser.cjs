@@ -6,7 +6,7 @@
  */
 const FLOORS = [
   ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
-  ['metrics'],
+  ['metrics', 'chain'], // chain: reads ENS on chain (ENS_RPC_URL)
   ['logging', 'signing', 'audit', 'cache'],
   ['auth'],
   ['quota', 'rate-limit'],
