@@ -11,6 +11,7 @@ const FLOORS = [
   ['auth'],
   ['quota', 'rate-limit'],
   ['subnames', 'listings', 'admin'],
+  ['primary-names'], // above subnames (it reads the chosen name's records), below resolution (which answers name())
   ['mint', 'resolution', 'import', 'health'],
   ['database'], // the data source lists every module's entities
 ];

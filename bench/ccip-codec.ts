@@ -11,6 +11,7 @@ import { dnsEncode, Interface, namehash, Wallet } from 'ethers';
 import { loadConfig } from '../src/config/app-config';
 import { decodeResolveCall, encodeGatewayResponse } from '../src/resolution/ccip-codec';
 import { answer } from '../src/resolution/record-answers';
+import type { PrimaryNamesService } from '../src/primary-names/primary-names.service';
 import { ResolutionService } from '../src/resolution/resolution.service';
 import { SigningService } from '../src/signing/signing.service';
 import type { SubnameRecords, SubnamesService } from '../src/subnames/subnames.service';
@@ -78,7 +79,13 @@ async function main(): Promise<void> {
     CCIP_SIGNER_KEY: key,
   });
   const subnames = { records: (name: string) => Promise.resolve(name.endsWith('.oak.eth') ? RECORDS : null) };
-  const service = new ResolutionService(subnames as unknown as SubnamesService, new SigningService(config), config);
+  const primaryNames = { reverseAnswer: () => Promise.resolve('') } as unknown as PrimaryNamesService;
+  const service = new ResolutionService(
+    subnames as unknown as SubnamesService,
+    new SigningService(config),
+    primaryNames,
+    config,
+  );
   const codec = (data: string) =>
     encodeGatewayResponse(answer(decodeResolveCall(data), RECORDS), 1795500900n, SIGNATURE);
 

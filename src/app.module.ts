@@ -9,6 +9,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ListingsModule } from './listings/listings.module';
 import { MintModule } from './mint/mint.module';
 import { AdminModule } from './admin/admin.module';
+import { PrimaryNamesModule } from './primary-names/primary-names.module';
 import { QuotaModule } from './quota/quota.module';
 import { ResolutionModule } from './resolution/resolution.module';
 import { SubnamesModule } from './subnames/subnames.module';
@@ -33,6 +34,7 @@ export class AppModule {
         SubnamesModule,
         ListingsModule,
         MintModule,
+        PrimaryNamesModule,
         ResolutionModule,
       ],
     };

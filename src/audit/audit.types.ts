@@ -1,4 +1,4 @@
-/** Who made a change: the API key id or `admin`, and the request (or CLI run) that carried it. */
+/** Who made a change: the API key id, `admin` or `wallet:<address>`, and the request (or CLI run) that carried it. */
 export interface Actor {
   actor: string;
   requestId: string;
@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'subname.create',
   'subname.update',
   'subname.delete',
+  'primary-name.set',
+  'primary-name.clear',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

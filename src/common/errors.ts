@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: HttpStatus.METHOD_NOT_ALLOWED, title: 'Method not allowed' },
   SUBNAME_TAKEN: { status: HttpStatus.CONFLICT, title: 'Subname taken' },
   SUBNAME_RESERVED: { status: HttpStatus.CONFLICT, title: 'Subname reserved' },
+  FORWARD_MISMATCH: { status: HttpStatus.CONFLICT, title: 'Name does not resolve to the address' },
+  STALE_SIGNATURE: { status: HttpStatus.CONFLICT, title: 'Stale signature' },
   CONFLICT: { status: HttpStatus.CONFLICT, title: 'Conflict' },
   REQUEST_TIMEOUT: { status: HttpStatus.REQUEST_TIMEOUT, title: 'Request timeout' },
   PAYLOAD_TOO_LARGE: { status: HttpStatus.PAYLOAD_TOO_LARGE, title: 'Payload too large' },

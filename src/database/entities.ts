@@ -1,8 +1,16 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { AuditEventEntity } from '../audit/audit-event.entity';
 import { ListingEntity } from '../listings/listing.entity';
+import { PrimaryNameEntity } from '../primary-names/primary-name.entity';
 import { KeyQuotaEntity } from '../quota/key-quota.entity';
 import { SubnameEntity } from '../subnames/subname.entity';
 
 /** Every entity of the service; later modules add theirs here. */
-export const ENTITIES = [ApiKeyEntity, KeyQuotaEntity, SubnameEntity, ListingEntity, AuditEventEntity];
+export const ENTITIES = [
+  ApiKeyEntity,
+  KeyQuotaEntity,
+  SubnameEntity,
+  ListingEntity,
+  AuditEventEntity,
+  PrimaryNameEntity,
+];

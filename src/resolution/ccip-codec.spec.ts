@@ -29,6 +29,7 @@ const iface = new Interface([
   'function contenthash(bytes32 node)',
   'function multicall(bytes[] data)',
   'function name(bytes32 node)',
+  'function pubkey(bytes32 node)',
 ]);
 const NODE = namehash('alice.oak.eth');
 const resolveCall = (dns: string, inner: string) => iface.encodeFunctionData('resolve', [dns, inner]);
@@ -133,11 +134,11 @@ describe(decodeResolveCall.name, () => {
   });
 
   it('marks an inner function it does not answer as unsupported, nested multicall included', () => {
-    const name = iface.encodeFunctionData('name', [NODE]);
-    expect(refusal(() => decodeResolveCall(resolveCall(dns, name)))).toMatchObject({
+    const pubkey = iface.encodeFunctionData('pubkey', [NODE]);
+    expect(refusal(() => decodeResolveCall(resolveCall(dns, pubkey)))).toMatchObject({
       field: 'data.call',
       unsupported: true,
-      message: expect.stringContaining('calls 0x691f3431; the gateway answers addr(bytes32), addr(bytes32,uint256)'),
+      message: expect.stringContaining('calls 0xc8690233; the gateway answers addr(bytes32), addr(bytes32,uint256)'),
     });
     const nested = iface.encodeFunctionData('multicall', [[addr(), iface.encodeFunctionData('multicall', [[]])]]);
     expect(refusal(() => decodeResolveCall(resolveCall(dns, nested)))).toMatchObject({

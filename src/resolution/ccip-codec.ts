@@ -20,9 +20,10 @@ const SELECTOR = {
   text: 0x59d1d43c,
   contenthash: 0xbc1c58d1,
   multicall: 0xac9650d8,
+  name: 0x691f3431,
 } as const;
 const ANSWERED_LIST =
-  'addr(bytes32), addr(bytes32,uint256), text(bytes32,string), contenthash(bytes32), multicall(bytes[])';
+  'addr(bytes32), addr(bytes32,uint256), text(bytes32,string), contenthash(bytes32), name(bytes32), multicall(bytes[])';
 
 /** A part of the calldata that is wrong; `field` is its path (`data.name`, `data.calls[1].node`). */
 export class CalldataError extends Error {
@@ -38,7 +39,11 @@ export class CalldataError extends Error {
 
 /** One record a resolver call asks for. */
 export type RecordQuery =
-  { kind: 'addr' } | { kind: 'addrCoin'; coinType: bigint } | { kind: 'text'; key: string } | { kind: 'contenthash' };
+  | { kind: 'addr' }
+  | { kind: 'addrCoin'; coinType: bigint }
+  | { kind: 'text'; key: string }
+  | { kind: 'contenthash' }
+  | { kind: 'name' };
 
 /** A decoded gateway request: the normalised name and what is asked of it. */
 export interface ResolveRequest {
@@ -265,6 +270,9 @@ function decodeQuery(
   } else if (selector === SELECTOR.contenthash) {
     decodeArgs(call, 'contenthash(bytes32)', fields.call, (args) => args.word(0));
     query = { kind: 'contenthash' };
+  } else if (selector === SELECTOR.name) {
+    decodeArgs(call, 'name(bytes32)', fields.call, (args) => args.word(0));
+    query = { kind: 'name' };
   } else {
     throw new CalldataError(
       fields.call,

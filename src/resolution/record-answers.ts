@@ -76,7 +76,7 @@ function contenthashOf(uri: string): Uint8Array {
 }
 
 /** What the inner function returns for these records: a name that is not stored has every record empty. */
-export function queryValue(query: RecordQuery, records: SubnameRecords | null): QueryValue {
+export function queryValue(query: RecordQuery, records: SubnameRecords | null, primaryName = ''): QueryValue {
   switch (query.kind) {
     case 'addr': {
       // addr(bytes32) is addr(node, 60) as an address (the zero address when none).
@@ -89,11 +89,13 @@ export function queryValue(query: RecordQuery, records: SubnameRecords | null): 
       return records && Object.hasOwn(records.texts, query.key) ? records.texts[query.key] : '';
     case 'contenthash':
       return records?.contenthash ? contenthashBytes(records.contenthash) : '0x';
+    case 'name':
+      return primaryName;
   }
 }
 
 /** encodeResult(query, queryValue(query, records)) as bytes, without the round trip through strings. */
-function resultBytes(query: RecordQuery, records: SubnameRecords | null): Uint8Array {
+function resultBytes(query: RecordQuery, records: SubnameRecords | null, primaryName: string): Uint8Array {
   switch (query.kind) {
     case 'addr': {
       const address = addressOrDefault(records, COIN_TYPE_ETH);
@@ -105,16 +107,21 @@ function resultBytes(query: RecordQuery, records: SubnameRecords | null): Uint8A
       return encodeStringResult(records && Object.hasOwn(records.texts, query.key) ? records.texts[query.key] : '');
     case 'contenthash':
       return encodeBytesResult(records?.contenthash ? contenthashOf(records.contenthash) : NONE);
+    case 'name':
+      return encodeStringResult(primaryName);
   }
 }
 
-/** The ABI-encoded result of the request's inner call (for a multicall, bytes[] of each call's result). */
-export function answerBytes(request: ResolveRequest, records: SubnameRecords | null): Uint8Array {
-  const results = request.queries.map((q) => resultBytes(q, records));
+/**
+ * The ABI-encoded result of the request's inner call (for a multicall, bytes[] of each call's result); name()
+ * answers `primaryName`, the name's primary-name answer ("" for any name that is not an address's reverse name).
+ */
+export function answerBytes(request: ResolveRequest, records: SubnameRecords | null, primaryName = ''): Uint8Array {
+  const results = request.queries.map((q) => resultBytes(q, records, primaryName));
   return request.multicall ? encodeBytesArrayResult(results) : results[0];
 }
 
 /** answerBytes as 0x-hex. */
-export function answer(request: ResolveRequest, records: SubnameRecords | null): string {
-  return toHex(answerBytes(request, records));
+export function answer(request: ResolveRequest, records: SubnameRecords | null, primaryName = ''): string {
+  return toHex(answerBytes(request, records, primaryName));
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChainModule } from '../chain/chain.module';
+import { PrimaryNamesModule } from '../primary-names/primary-names.module';
 import { SigningModule } from '../signing/signing.module';
 import { SubnamesModule } from '../subnames/subnames.module';
 import { ResolutionStatusController } from './resolution-status.controller';
@@ -9,7 +10,7 @@ import { ResolutionService } from './resolution.service';
 
 /** The gateway's CORS (any origin) is applied by app.setup.ts, with the middleware every request passes. */
 @Module({
-  imports: [SigningModule, SubnamesModule, ChainModule],
+  imports: [SigningModule, SubnamesModule, ChainModule, PrimaryNamesModule],
   controllers: [ResolutionController, ResolutionStatusController],
   providers: [ResolutionService, ResolutionStatusService],
 })

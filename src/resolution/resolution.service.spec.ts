@@ -1,15 +1,18 @@
-import { AbiCoder, dnsEncode, Interface, namehash, recoverAddress, Wallet } from 'ethers';
+import { AbiCoder, dnsEncode, Interface, namehash, recoverAddress, Wallet, ZeroAddress } from 'ethers';
 import { DomainError } from '../common/errors';
 import { loadConfig } from '../config/app-config';
 import { ccipAnswerDigest } from '../signing/ccip-answer';
 import { SigningService } from '../signing/signing.service';
 import type { SubnameRecords, SubnamesService } from '../subnames/subnames.service';
+import type { PrimaryNamesService } from '../primary-names/primary-names.service';
 import { ResolutionService } from './resolution.service';
 
 const iface = new Interface([
   'function resolve(bytes name, bytes data)',
   'function addr(bytes32 node)',
   'function name(bytes32 node)',
+  'function pubkey(bytes32 node)',
+  'function multicall(bytes[] data)',
 ]);
 const SENDER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -20,6 +23,11 @@ describe(ResolutionService.name, () => {
   const gateway = Wallet.createRandom();
   let stored: Record<string, SubnameRecords>;
   const subnames = { records: jest.fn(async (name: string) => stored[name] ?? null) };
+  const HOLDER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  const REVERSE = `${HOLDER.slice(2).toLowerCase()}.addr.reverse`;
+  const primaryNames = {
+    reverseAnswer: jest.fn(async (name: string) => (name === REVERSE ? 'alice.oak.eth' : '')),
+  };
 
   function service(ttlSeconds: number, env: Record<string, string> = {}): ResolutionService {
     const config = loadConfig({
@@ -30,7 +38,12 @@ describe(ResolutionService.name, () => {
       CCIP_SIGNER_KEY: gateway.privateKey,
       CCIP_SIGNATURE_TTL_SECONDS: String(ttlSeconds),
     });
-    return new ResolutionService(subnames as unknown as SubnamesService, new SigningService(config), config);
+    return new ResolutionService(
+      subnames as unknown as SubnamesService,
+      new SigningService(config),
+      primaryNames as unknown as PrimaryNamesService,
+      config,
+    );
   }
 
   beforeEach(() => {
@@ -80,7 +93,7 @@ describe(ResolutionService.name, () => {
       }
       throw new Error('answered');
     };
-    expect(await refusal(call('alice.oak.eth', 'name'))).toEqual({
+    expect(await refusal(call('alice.oak.eth', 'pubkey'))).toEqual({
       code: 'UNSUPPORTED_RESOLVER_CALL',
       status: 400,
       field: 'data.call',
@@ -91,6 +104,42 @@ describe(ResolutionService.name, () => {
       iface.encodeFunctionData('addr', [namehash('bob.oak.eth')]),
     ]);
     expect(await refusal(wrongNode)).toEqual({ code: 'VALIDATION_FAILED', status: 400, field: 'data.node' });
+  });
+
+  it("answers name() of an address's reverse name with its primary-name answer, alone and in a multicall", async () => {
+    const sut = service(300);
+    const result = async (data: string) =>
+      AbiCoder.defaultAbiCoder().decode(['bytes', 'uint64', 'bytes'], (await sut.resolve(SENDER, data)).data)[0];
+    const name = await result(call(REVERSE, 'name'));
+    expect(AbiCoder.defaultAbiCoder().decode(['string'], name)[0]).toBe('alice.oak.eth');
+    expect(primaryNames.reverseAnswer).toHaveBeenCalledWith(REVERSE);
+    // Any other name: the empty string, signed like every answer.
+    expect(AbiCoder.defaultAbiCoder().decode(['string'], await result(call('alice.oak.eth', 'name')))[0]).toBe('');
+    const node = namehash(REVERSE);
+    const multi = iface.encodeFunctionData('resolve', [
+      dnsEncode(REVERSE),
+      iface.encodeFunctionData('multicall', [
+        [iface.encodeFunctionData('addr', [node]), iface.encodeFunctionData('name', [node])],
+      ]),
+    ]);
+    const [answers] = AbiCoder.defaultAbiCoder().decode(['bytes[]'], await result(multi)) as unknown as [string[]];
+    expect(AbiCoder.defaultAbiCoder().decode(['address'], answers[0])[0]).toBe(ZeroAddress);
+    expect(AbiCoder.defaultAbiCoder().decode(['string'], answers[1])[0]).toBe('alice.oak.eth');
+  });
+
+  it('refuses name() whose node is not namehash("<address>.addr.reverse") of the name asked, with a 400', async () => {
+    const sut = service(300);
+    primaryNames.reverseAnswer.mockClear();
+    const other = `${'ab'.repeat(20)}.addr.reverse`;
+    for (const node of [namehash(other), namehash('alice.oak.eth'), namehash('addr.reverse')]) {
+      const data = iface.encodeFunctionData('resolve', [dnsEncode(REVERSE), iface.encodeFunctionData('name', [node])]);
+      await expect(sut.resolve(SENDER, data)).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        errors: [{ field: 'data.node', message: expect.stringContaining(`not the namehash of ${REVERSE}`) }],
+      });
+    }
+    expect(primaryNames.reverseAnswer).not.toHaveBeenCalled();
   });
 
   it('describes its signer and the URL template for the resolver, on PUBLIC_URL', () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { checksumAddress } from '../common/ens/evm-address';
 import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
+import { PrimaryNamesService } from '../primary-names/primary-names.service';
 import { SigningService } from '../signing/signing.service';
 import { SubnamesService } from '../subnames/subnames.service';
 import {
@@ -53,13 +54,16 @@ export class ResolutionService {
   constructor(
     private readonly subnames: SubnamesService,
     private readonly signing: SigningService,
+    private readonly primaryNames: PrimaryNamesService,
     private readonly config: AppConfig,
   ) {}
 
   async resolve(sender: string, data: string): Promise<GatewayAnswer> {
     const { bytes, request } = decodeOrRefuse(data);
     const records = await this.subnames.records(request.name);
-    const result = answerBytes(request, records);
+    const asksName = request.queries.some((q) => q.kind === 'name');
+    const primaryName = asksName ? await this.primaryNames.reverseAnswer(request.name) : '';
+    const result = answerBytes(request, records, primaryName);
     const lifetime = this.config.ccip.signatureTtlSeconds;
     const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
     const signature = await this.signing.signCcipAnswer(checksumAddress(sender), expires, bytes, result);

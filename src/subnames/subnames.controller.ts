@@ -23,16 +23,28 @@ import { ListSubnamesQueryDto, SearchSubnamesDto } from './dto/search-subnames.d
 import { SubnameParams } from './dto/subname-params.dto';
 import { SubnamePageResponse } from './dto/subname-page.response';
 import { SubnameResponse } from './dto/subname.response';
+import { PRIMARY_NAME_ENDED_HEADER, primaryNameEndedHeader } from './primary-name-endings';
 import { SubnamesService, WriteResult } from './subnames.service';
 
 const SEARCH_PROBLEMS: [number, string][] = [
   [400, 'A bad filter or page: each bad field is named in errors[] (neither parentName nor parentNames names both)'],
   [503, 'SEARCH_TIMEOUT: the search needed more database time than its budget; narrow it, or retry'],
 ];
+/** The warning a write carries when it moves the coin-60 address of a name some address chose as its primary name. */
+const PRIMARY_NAME_ENDED_DOC = {
+  [PRIMARY_NAME_ENDED_HEADER]: {
+    description:
+      'Present only when the write changed the coin-60 address of a name that an address had chosen as its ' +
+      'primary name: `<address> <name>` for each such choice, comma-separated, the name percent-encoded as a URI ' +
+      'component. The write is applied; wallets stop showing that primary name, and the address can choose again.',
+    schema: { type: 'string', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed alice.oak.eth' },
+  },
+};
+
 /** Status and quota headers of a successful write. */
 function sendWrite(res: Response, result: WriteResult): SubnameResponse {
   res.status(result.created ? 201 : 200);
-  res.set(quotaHeaders(result.quota));
+  res.set({ ...quotaHeaders(result.quota), ...primaryNameEndedHeader(result.ended) });
   return result.subname;
 }
 
@@ -45,7 +57,11 @@ export class SubnamesController {
   @ApiKeyAuth()
   @ApiOperation({ summary: 'Create or update a subname (keyed by its full name)' })
   @ApiCreatedResponse({ type: SubnameResponse, description: 'Created; one unit of quota used' })
-  @ApiOkResponse({ type: SubnameResponse, description: 'Updated; given fields replaced, left-out fields kept' })
+  @ApiOkResponse({
+    type: SubnameResponse,
+    description: 'Updated; given fields replaced, left-out fields kept',
+    headers: PRIMARY_NAME_ENDED_DOC,
+  })
   @ApiProblems(
     [400, 'Invalid body: every bad field is listed in errors[]'],
     [403, 'FORBIDDEN_PARENT outside the key scope, or QUOTA_EXCEEDED'],
@@ -72,7 +88,11 @@ export class SubnamesController {
       'Body limit 2 MB.',
   })
   @ApiBody({ type: BatchSubnamesDto })
-  @ApiOkResponse({ type: BatchResponse, description: 'Applied; one result per item in the order given' })
+  @ApiOkResponse({
+    type: BatchResponse,
+    description: 'Applied; one result per item in the order given',
+    headers: PRIMARY_NAME_ENDED_DOC,
+  })
   @ApiProblems(
     [
       400,
@@ -93,7 +113,7 @@ export class SubnamesController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<BatchResponse> {
     const result = await this.subnames.upsertMany(key, dto, by);
-    res.set(quotaHeaders(result.quota));
+    res.set({ ...quotaHeaders(result.quota), ...primaryNameEndedHeader(result.ended) });
     return result.body;
   }
 

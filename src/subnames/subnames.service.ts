@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
@@ -21,6 +21,7 @@ import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response'
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
 import { SubnameCache } from './subname-cache';
+import { EndedPrimaryName, ethAddressChanges, PrimaryNameEndings } from './primary-name-endings';
 import { RecordMap, SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import { QUOTA_REFUSED_SQLSTATE, SubnamesRepository, SubnameWrite } from './subnames.repository';
@@ -37,11 +38,14 @@ export interface WriteResult {
   subname: SubnameResponse;
   created: boolean;
   quota: QuotaView;
+  /** Primary names that the write ended by moving their name's coin-60 address. */
+  ended: EndedPrimaryName[];
 }
 
 export interface BatchWriteResult {
   body: BatchResponse;
   quota: QuotaView;
+  ended: EndedPrimaryName[];
 }
 
 /** Rows per export query: large enough to amortise a round trip, small enough to keep memory flat. */
@@ -139,6 +143,7 @@ export class SubnamesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: SubnameCache,
     private readonly config: AppConfig,
+    @Optional() private readonly endings?: PrimaryNameEndings,
   ) {}
 
   /**
@@ -152,16 +157,24 @@ export class SubnamesService {
     const created = await this.createCharged(write, by);
     if (created) {
       this.cache.written([write.fullName]);
-      return { subname: toSubnameResponse(created.entity), created: true, quota: toQuotaView(created.quota) };
+      const quota = toQuotaView(created.quota);
+      return { subname: toSubnameResponse(created.entity), created: true, quota, ended: [] };
     }
-    const result = await this.dataSource.transaction(async (manager) => {
-      const { entity, inserted, previous } = await this.subnames.upsert(manager, write, true);
+    const { written, ...result } = await this.dataSource.transaction(async (manager) => {
+      const written = await this.subnames.upsert(manager, write, true);
+      const { entity, inserted, previous } = written;
       await this.audit.record(manager, subnameWriteEvent(by, entity, previous));
       const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
-      return { subname: toSubnameResponse(entity), created: inserted, quota };
+      return { subname: toSubnameResponse(entity), created: inserted, quota, written };
     });
     this.cache.written([write.fullName]);
-    return result;
+    return { ...result, ended: await this.endedBy([written]) };
+  }
+
+  /** Which primary names these committed writes ended (told to the writer, never refused). */
+  private async endedBy(writes: { entity: SubnameEntity; previous: SubnameEntity | null }[]) {
+    const changes = ethAddressChanges(writes);
+    return changes.length > 0 && this.endings ? this.endings.endedBy(changes) : [];
   }
 
   private async createCharged(write: SubnameWrite, by: Actor) {
@@ -199,10 +212,10 @@ export class SubnamesService {
         status: inserted ? ('created' as const) : ('updated' as const),
         subname: toSubnameResponse(entity),
       }));
-      return { body: { created, updated: results.length - created, items }, quota };
+      return { body: { created, updated: results.length - created, items }, quota, results };
     });
     this.cache.written(writes.map((w) => w.fullName));
-    return result;
+    return { body: result.body, quota: result.quota, ended: await this.endedBy(result.results) };
   }
 
   /**

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+/** A choice to store: the address (EIP-55), the name (null to clear) and the signature's issuedAt. */
+export interface PrimaryNameWrite {
+  address: string;
+  name: string | null;
+  issuedAt: number;
+}
+
+@Injectable()
+export class PrimaryNamesRepository {
+  /**
+   * Stores the choice only when its issuedAt is later than the one stored, decided by the one statement (two racing
+   * choices of one address cannot both pass with the same or an older issuedAt). Returns the name it replaced
+   * (null: none), or undefined when the stored issuedAt is as late or later.
+   */
+  async choose(manager: EntityManager, write: PrimaryNameWrite): Promise<{ previous: string | null } | undefined> {
+    const rows = (await manager.query(
+      `WITH "previous" AS (SELECT "name" FROM "primary_names" WHERE "address" = $1 FOR UPDATE)
+       INSERT INTO "primary_names" ("address", "name", "issued_at") VALUES ($1, $2, $3)
+       ON CONFLICT ("address") DO UPDATE
+         SET "name" = EXCLUDED."name", "issued_at" = EXCLUDED."issued_at", "updated_at" = now()
+         WHERE "primary_names"."issued_at" < EXCLUDED."issued_at"
+       RETURNING (SELECT "name" FROM "previous") AS "previous"`,
+      [write.address, write.name, write.issuedAt],
+    )) as { previous: string | null }[];
+    return rows[0];
+  }
+
+  /** The name an address chose, or null when it chose none (or cleared its choice). */
+  async findName(manager: EntityManager, address: string): Promise<string | null> {
+    const rows = (await manager.query(`SELECT "name" FROM "primary_names" WHERE "address" = $1`, [address])) as {
+      name: string | null;
+    }[];
+    return rows[0]?.name ?? null;
+  }
+
+  /** Every (address, name) choice of one of these names. */
+  async choosersOf(manager: EntityManager, names: string[]): Promise<{ address: string; name: string }[]> {
+    if (names.length === 0) return [];
+    return (await manager.query(`SELECT "address", "name" FROM "primary_names" WHERE "name" = ANY($1::text[])`, [
+      names,
+    ])) as { address: string; name: string }[];
+  }
+}
