@@ -1,6 +1,7 @@
 /** What POST /subnames/batch made of one chunk. */
 export type BatchOutcome =
-  | { kind: 'applied'; created: number; updated: number }
+  /** `ended`: the X-Primary-Name-Ended entries (`<address> <name>`) of primary names the chunk's writes ended. */
+  | { kind: 'applied'; created: number; updated: number; ended: string[] }
   /** The whole chunk was refused; `items` names the reason for each item the refusal named by index. */
   | { kind: 'refused'; status: number; code: string; detail: string; items: Map<number, string> }
   /** The key was not accepted: no later chunk can succeed either. */
@@ -64,7 +65,9 @@ export async function sendBatch(url: string, key: string, items: unknown[]): Pro
     }
     if (res.status === 200) {
       const { created, updated } = body as { created: number; updated: number };
-      return { kind: 'applied', created, updated };
+      const header = res.headers.get('x-primary-name-ended');
+      const ended = header ? header.split(', ').map((e) => decodeURIComponent(e)) : [];
+      return { kind: 'applied', created, updated, ended };
     }
     const problem = body as Problem;
     const detail = problem.detail ?? `HTTP ${res.status}`;

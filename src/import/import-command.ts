@@ -40,6 +40,8 @@ export interface ImportSummary {
   created: number;
   updated: number;
   refused: Refusal[];
+  /** Primary names the import ended by moving their name's coin-60 address (`<address> <name>`). */
+  primaryNamesEnded: string[];
   /** Why sending stopped early (the key was refused); the entries not sent are among the refused. */
   stopped?: string;
 }
@@ -127,6 +129,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     created: 0,
     updated: 0,
     refused: [],
+    primaryNamesEnded: [],
   };
   const bar = new SingleBar(
     {
@@ -158,6 +161,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     if (outcome.kind === 'applied') {
       summary.created += outcome.created;
       summary.updated += outcome.updated;
+      summary.primaryNamesEnded.push(...outcome.ended);
     } else if (outcome.kind === 'unauthorized') {
       summary.stopped = `the service refused the key (401: ${outcome.detail})`;
       for (const p of pending) refuse(p.record, `not sent: ${summary.stopped}`);
@@ -221,6 +225,10 @@ export function formatSummary(s: ImportSummary, url: string): string {
       : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refused.length}`,
   ];
   if (s.stopped) lines.push(`stopped: ${s.stopped}`);
+  if (s.primaryNamesEnded.length > 0) {
+    lines.push("primary names ended (the name's coin-60 address no longer points at the address that chose it):");
+    for (const e of s.primaryNamesEnded) lines.push(`  ${e}`);
+  }
   if (s.refused.length > 0) {
     lines.push('refused:');
     for (const r of s.refused) lines.push(`  ${describeLocation(r)}: ${r.reason}`);

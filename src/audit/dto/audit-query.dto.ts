@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { isISO8601, ValidationArguments } from 'class-validator';
 import { QueryInteger } from '../../common/http/query';
 import { canonical, satisfies } from '../../common/validation/validators';
+import { checksumAddress } from '../../common/ens/evm-address';
 import { ADMIN_ACTOR } from '../audit.types';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 25;
@@ -9,6 +10,7 @@ export const MAX_AUDIT_PAGE_SIZE = 100;
 /** The deepest event a page reads, as for the subname search: page × size at most this. */
 export const MAX_AUDIT_WINDOW = 10_000;
 const MAX_SUBJECT = 512;
+const WALLET = /^wallet:0x[0-9a-fA-F]{40}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function pageProblem(max: number) {
@@ -48,15 +50,19 @@ export class AuditQueryDto {
 
   @ApiPropertyOptional({
     example: 'admin',
-    pattern: '^(admin|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
-    description: 'Who made the change: `admin`, or an API key id (UUID, any letter case)',
+    pattern:
+      '^(admin|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|wallet:0x[0-9a-fA-F]{40})$',
+    description:
+      'Who made the change: `admin`, an API key id (UUID, any letter case), or `wallet:<address>` for a primary ' +
+      'name chosen by its address (any letter case)',
   })
   @canonical(
     'isActor',
     (raw) => {
       if (raw === ADMIN_ACTOR) return raw;
       if (typeof raw === 'string' && UUID.test(raw)) return raw.toLowerCase();
-      throw new Error('must be admin or an API key id (UUID)');
+      if (typeof raw === 'string' && WALLET.test(raw)) return `wallet:${checksumAddress(raw.slice(7))}`;
+      throw new Error('must be admin, an API key id (UUID) or wallet:<address>');
     },
     { optional: true },
   )
@@ -66,7 +72,9 @@ export class AuditQueryDto {
     example: 'alice.oak.eth',
     minLength: 1,
     maxLength: MAX_SUBJECT,
-    description: 'What was changed, exactly as recorded: a key id, `network/parentName` for a listing, or a full name',
+    description:
+      'What was changed, exactly as recorded: a key id, `network/parentName` for a listing, a full name, or the ' +
+      'EIP-55 address whose primary name was chosen',
   })
   @canonical(
     'isSubject',
