@@ -263,6 +263,24 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
     expect((await post(earlier).expect(409)).body.code).toBe('STALE_SIGNATURE');
   });
 
+  it('of racing submissions with one issuedAt exactly one wins; the rest are STALE_SIGNATURE', async () => {
+    const issuedAt = now() + 30;
+    const bodies = await Promise.all(
+      ['alice.oak.eth', '', 'alice.oak.eth', ''].map((name) => signed(holder, name, issuedAt)),
+    );
+    const answers = await Promise.all(bodies.map((body) => post(body)));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409]);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.code)).toEqual(Array(3).fill('STALE_SIGNATURE'));
+    const winner = answers.find((a) => a.status === 200)!.body as { name: string };
+    const events = await request(t.http)
+      .get('/api/v1/admin/audit')
+      .query({ actor: `wallet:${holder.address.toLowerCase()}`, size: 100 })
+      .set('x-admin-token', ADMIN_TOKEN)
+      .expect(200);
+    expect(events.body.items[0].after).toEqual({ name: winner.name === '' ? null : winner.name });
+  });
+
   it('an ERC-1271 contract account chooses its primary name with its owner key, checked on chain', async () => {
     const owner = new Wallet(Wallet.createRandom().privateKey);
     const code = compileContract('Erc1271Wallet.sol', 'Erc1271Wallet');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { recoverAddress, Signature } from 'ethers';
 import { createPublicClient, http, type PublicClient } from 'viem';
-import { verifyHash } from 'viem/actions';
+import { getCode, verifyHash } from 'viem/actions';
 import { ChainUnavailableError } from '../chain/chain.errors';
 import { AppConfig } from '../config/app-config';
 
@@ -41,18 +41,21 @@ export class HolderSignature {
       if (!contractSigned) return false;
       throw new ChainUnavailableError('ENS_RPC_URL is unset: a contract account signature cannot be checked');
     }
+    const origin = new URL(this.config.ens.rpcUrl!).origin;
     try {
-      return await verifyHash(client, {
-        address: address as `0x${string}`,
-        hash: digest as `0x${string}`,
-        signature: signature as `0x${string}`,
-      });
+      // viem's verifyHash reads a failed transport as an invalid signature: ask the endpoint something first.
+      await getCode(client, { address: address as `0x${string}` });
     } catch {
       throw new ChainUnavailableError(
-        `The Ethereum JSON-RPC endpoint ${new URL(this.config.ens.rpcUrl!).origin} failed or did not answer in ` +
-          'time while checking a contract account signature; try again shortly',
+        `The Ethereum JSON-RPC endpoint ${origin} failed or did not answer in time while checking a contract ` +
+          'account signature; try again shortly',
       );
     }
+    return verifyHash(client, {
+      address: address as `0x${string}`,
+      hash: digest as `0x${string}`,
+      signature: signature as `0x${string}`,
+    });
   }
 
   private chain(): PublicClient | undefined {
