@@ -39,6 +39,8 @@ import {
 import {
   ADMIN,
   ccipAddrPath,
+  ccipNamePath,
+  choosePrimaryNames,
   ETH,
   freshDatabase,
   LISTING,
@@ -61,6 +63,8 @@ const SEARCH_PARENT_NAMES = 2000;
  * costs).
  */
 const READ_NAMES = 5000;
+/** Addresses that choose a primary name for the name() workload (each a subname and a signed choice). */
+const PRIMARY_NAMES = 500;
 const POOL_SIZE = 10; // the service's DATABASE_POOL_SIZE default
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RESULTS = process.env.BENCH_RESULTS ?? join(__dirname, 'results.json');
@@ -366,6 +370,22 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
     rows.push(
       await paired(
         { name: 'GET /ccip-read (addr of a stored name)', url, next: (i) => ({ path: paths[i % paths.length] }) },
+        echo.get,
+        0.5,
+      ),
+    );
+
+    // What a wallet's primary-name lookup sends: resolve(<address>.addr.reverse, name(node)) of an address that
+    // chose a name, answered only after the name's own coin-60 address is checked (two cached reads), and signed.
+    const chosen = await choosePrimaryNames(url, key, PRIMARY_NAMES);
+    const namePaths = chosen.map(ccipNamePath);
+    rows.push(
+      await paired(
+        {
+          name: 'GET /ccip-read (name of an address with a primary name)',
+          url,
+          next: (i) => ({ path: namePaths[i % namePaths.length] }),
+        },
         echo.get,
         0.5,
       ),

@@ -5,7 +5,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dnsEncode, Interface, namehash } from 'ethers';
+import { dnsEncode, Interface, namehash, Wallet } from 'ethers';
 import { Client } from 'pg';
 import { freePort } from '../test/support/service-process';
 
@@ -106,6 +106,8 @@ export async function startService(env: Record<string, string>, dbUrl: string, d
       MINT_MAINNET_SIGNER_KEY: '0x' + '11'.repeat(32),
       MINT_TESTNET_SIGNER_KEY: '0x' + '22'.repeat(32),
       CCIP_SIGNER_KEY: '0x' + '33'.repeat(32),
+      // Primary-name signatures are bound to the public origin, which production requires.
+      PUBLIC_URL: BENCH_PUBLIC_URL,
       ...env,
     },
     stdio: ['ignore', log, 'inherit'],
@@ -115,7 +117,11 @@ export async function startService(env: Record<string, string>, dbUrl: string, d
   return { url, child };
 }
 
-const resolver = new Interface(['function resolve(bytes name, bytes data)', 'function addr(bytes32 node)']);
+const resolver = new Interface([
+  'function resolve(bytes name, bytes data)',
+  'function addr(bytes32 node)',
+  'function name(bytes32 node)',
+]);
 const CCIP_SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
 
 /** What a wallet's CCIP-Read fetch asks for a name: resolve(name, addr(node)), by the GET route. */
@@ -125,6 +131,58 @@ export function ccipAddrPath(name: string): string {
     resolver.encodeFunctionData('addr', [namehash(name)]),
   ]);
   return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
+}
+
+export const BENCH_PUBLIC_URL = 'https://bench.example';
+
+/** What a wallet's primary-name lookup asks the gateway: resolve(<address>.addr.reverse, name(node)). */
+export function ccipNamePath(address: string): string {
+  const reverse = `${address.slice(2).toLowerCase()}.addr.reverse`;
+  const data = resolver.encodeFunctionData('resolve', [
+    dnsEncode(reverse),
+    resolver.encodeFunctionData('name', [namehash(reverse)]),
+  ]);
+  return `/api/v1/ccip-read/${CCIP_SENDER}/${data}.json`;
+}
+
+/**
+ * `count` wallets, each with a stored name `p<i>.oak.eth` resolving to it, chosen as its primary name by its
+ * signature (POST /primary-names); returns their addresses.
+ */
+export async function choosePrimaryNames(url: string, apiKey: string, count: number): Promise<string[]> {
+  const types = {
+    PrimaryName: [
+      { name: 'addr', type: 'address' },
+      { name: 'name', type: 'string' },
+      { name: 'issuedAt', type: 'uint256' },
+      { name: 'service', type: 'string' },
+    ],
+  };
+  const domain = { name: 'ENS subname service', version: '1', chainId: 1 };
+  const post = async (path: string, body: object, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  };
+  const addresses: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const wallet = Wallet.createRandom();
+    const name = `p${i}.oak.eth`;
+    await post(
+      '/api/v1/subnames',
+      { parentName: 'oak.eth', label: `p${i}`, addresses: [{ coin: 60, value: wallet.address }] },
+      { 'x-auth-token': apiKey },
+    );
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const message = { addr: wallet.address, name, issuedAt, service: BENCH_PUBLIC_URL };
+    const signature = await wallet.signTypedData(domain, types, message);
+    await post('/api/v1/primary-names', { address: wallet.address, name, issuedAt, signature });
+    addresses.push(wallet.address);
+  }
+  return addresses;
 }
 
 /** Mint request `i` (POST): a fresh label under oak.eth. */

@@ -35,7 +35,15 @@ const raw = (text: string): Raw => ({ $fuzz: 'raw', text });
  */
 export const CONTEXT_VALUES: Record<string, string[]> = {
   id: ['keyId'],
+  // A primary-name choice signed during setup: offered together, some requests carry all four and succeed.
+  address: ['primaryAddress'],
+  name: ['primaryName'],
+  issuedAt: ['primaryIssuedAt'],
+  signature: ['primarySignature'],
 };
+
+/** What setup made, by name: texts, and numbers where a body needs a JSON number. */
+export type FuzzContext = Record<string, string | number>;
 
 /** The value each security scheme's header gets in a valid request. */
 export const SECURITY_VALUES: Record<string, string> = {
@@ -611,7 +619,7 @@ function deepText(d: Deep): string {
 }
 
 /** JSON text of a value, with setup values filled in and deep nesting written out. */
-export function toJsonText(value: unknown, context: Record<string, string>): string {
+export function toJsonText(value: unknown, context: FuzzContext): string {
   const deeps: Deep[] = [];
   const text = JSON.stringify(value, (_key, v: unknown) => {
     if (isTagged(v, 'ctx')) return context[(v as ContextRef).name] ?? '';
@@ -626,15 +634,15 @@ export function toJsonText(value: unknown, context: Record<string, string>): str
   return deeps.reduce((t, d, i) => t.replace(`"${DEEP_TOKEN}${i}"`, deepText(d)), text);
 }
 
-function scalarText(value: unknown, context: Record<string, string>): string {
+function scalarText(value: unknown, context: FuzzContext): string {
   if (typeof value === 'string') return encodeText(value);
   if (isTagged(value, 'raw')) return (value as Raw).text;
-  if (isTagged(value, 'ctx')) return encodeText(context[(value as ContextRef).name] ?? '');
+  if (isTagged(value, 'ctx')) return encodeText(String(context[(value as ContextRef).name] ?? ''));
   if (typeof value === 'object' && value !== null) return encodeText(toJsonText(value, context));
   return encodeText(String(value));
 }
 
-function queryText(items: QueryItem[], context: Record<string, string>): string {
+function queryText(items: QueryItem[], context: FuzzContext): string {
   const pairs: string[] = [];
   for (const item of items) {
     const name = typeof item.name === 'string' ? encodeText(item.name) : item.name.text;
@@ -660,12 +668,12 @@ function queryText(items: QueryItem[], context: Record<string, string>): string 
   return pairs.join('&');
 }
 
-export function toWire(op: Operation, m: RequestModel, context: Record<string, string>): WireRequest {
+export function toWire(op: Operation, m: RequestModel, context: FuzzContext): WireRequest {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => scalarText(m.pathParams[name], context));
   const query = queryText(m.query, context);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(m.headers)) {
-    headers[name] = isTagged(value, 'ctx') ? (context[(value as ContextRef).name] ?? '') : String(value);
+    headers[name] = isTagged(value, 'ctx') ? String(context[(value as ContextRef).name] ?? '') : String(value);
   }
   let body: Buffer | undefined;
   if (m.body) body = Buffer.from('raw' in m.body ? m.body.raw : toJsonText(m.body.value, context), 'utf8');

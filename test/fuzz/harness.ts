@@ -1,10 +1,13 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Wallet } from 'ethers';
 import { ERROR_CODES } from '../../src/common/errors';
+import { AppConfig } from '../../src/config/app-config';
+import { PRIMARY_NAME_TYPES, primaryNameDomain, serviceOf } from '../../src/primary-names/primary-name-message';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
-import { exampleRequest, RequestModel, toWire, WireRequest } from './generators';
+import { exampleRequest, FuzzContext, RequestModel, toWire, WireRequest } from './generators';
 import { OpenApi, Operation } from './openapi';
 
 export interface WireResponse {
@@ -34,7 +37,7 @@ export class FuzzHarness {
   readonly api = new OpenApi();
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
   private port = 0;
-  private context: Record<string, string> = {};
+  private context: FuzzContext = {};
   private snapshot?: string;
   private snapshotSql?: string;
   private casesSinceReset = 0;
@@ -68,11 +71,57 @@ export class FuzzHarness {
       await this.send(toWire(op, exampleRequest(this.api, op), this.context));
     }
     this.context = await this.issueKey();
+    Object.assign(this.context, await this.choosePrimaryName(String(this.context.apiKey)));
     this.snapshot = undefined;
     this.casesSinceReset = 0;
   }
 
-  private async issueKey(): Promise<Record<string, string>> {
+  /**
+   * A wallet whose stored name resolves to it chooses that name as its primary name (so GET finds one), and signs
+   * a later choice for the generated requests to send (so POST succeeds once per reset, then is a replay).
+   */
+  private async choosePrimaryName(apiKey: string): Promise<FuzzContext> {
+    const wallet = Wallet.createRandom();
+    const name = 'fuzzprimary.oak.eth';
+    const json = (target: string, body: object, headers: Record<string, string> = {}) =>
+      this.send({
+        method: 'POST',
+        target,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(body)),
+        rawSocket: false,
+      });
+    const stored = await json(
+      '/api/v1/subnames',
+      { parentName: 'oak.eth', label: 'fuzzprimary', addresses: [{ coin: 60, value: wallet.address }] },
+      { 'x-auth-token': apiKey },
+    );
+    if (stored.status !== 201) throw new Error(`fuzz setup: subname answered ${stored.status}: ${stored.text}`);
+    const config = this.t.app.get(AppConfig);
+    const sign = (issuedAt: number) =>
+      wallet.signTypedData(primaryNameDomain(config.ens.chainId), PRIMARY_NAME_TYPES, {
+        addr: wallet.address,
+        name,
+        issuedAt,
+        service: serviceOf(config.publicUrl!),
+      });
+    const now = Math.floor(Date.now() / 1000);
+    const chosen = await json('/api/v1/primary-names', {
+      address: wallet.address,
+      name,
+      issuedAt: now - 1,
+      signature: await sign(now - 1),
+    });
+    if (chosen.status !== 200) throw new Error(`fuzz setup: primary name answered ${chosen.status}: ${chosen.text}`);
+    return {
+      primaryAddress: wallet.address,
+      primaryName: name,
+      primaryIssuedAt: now,
+      primarySignature: await sign(now),
+    };
+  }
+
+  private async issueKey(): Promise<FuzzContext> {
     const issued = await this.send({
       method: 'POST',
       target: '/api/v1/admin/api-keys',
