@@ -7,7 +7,10 @@ import { promisify } from 'node:util';
 import ensRegistryArtifact from '@ensdomains/ens/build/contracts/ENSRegistry.json';
 import reverseRegistrarArtifact from '@ensdomains/ens/build/contracts/ReverseRegistrar.json';
 import {
+  AbiCoder,
   type BrowserProvider,
+  concat,
+  dnsEncode,
   Contract,
   ContractFactory,
   id,
@@ -41,6 +44,7 @@ const TYPES = {
 const REVERSE_REGISTRAR = new Interface(['function claimWithResolver(address owner, address resolver)']);
 const run = promisify(execFile);
 const now = () => Math.floor(Date.now() / 1000);
+const ERC6492_SUFFIX = `0x${'6492'.repeat(16)}`;
 
 /** The body of POST /primary-names, signed by `signer` for `address` (itself unless given). */
 async function signed(signer: Wallet, name: string, issuedAt: number, address = signer.address) {
@@ -302,5 +306,49 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
     await (await send.execute(setup.body.to, setup.body.data)).wait();
     expect(await getEnsName(account)).toBe('carol.oak.eth');
     expect(await ethers.lookupAddress(account)).toBe('carol.oak.eth');
+  });
+
+  it('a contract account not deployed yet chooses its name with an ERC-6492 signature', async () => {
+    const owner = new Wallet(Wallet.createRandom().privateKey);
+    const code = compileContract('Erc1271Wallet.sol', 'Erc1271WalletFactory');
+    const factory = await new ContractFactory(code.abi as never, code.bytecode, connect(deployer)).deploy();
+    await factory.waitForDeployment();
+    const salt = id('dave');
+    const account = (await factory.getFunction('addressOf')(owner.address, salt)) as string;
+    expect(await provider.getCode(account)).toBe('0x');
+    await store('dave', account).expect(201);
+
+    const { signature, ...body } = await signed(owner, 'dave.oak.eth', now(), account);
+    const deployCall = factory.interface.encodeFunctionData('deploy', [owner.address, salt]);
+    const wrap = (inner: string) =>
+      concat([
+        AbiCoder.defaultAbiCoder().encode(['address', 'bytes', 'bytes'], [factory.target, deployCall, inner]),
+        ERC6492_SUFFIX,
+      ]);
+    const foreign = (await signed(stranger, 'dave.oak.eth', body.issuedAt, account)).signature;
+    expect((await post({ ...body, signature: wrap(foreign) }).expect(401)).body.code).toBe('UNAUTHORIZED');
+    const res = await post({ ...body, signature: wrap(signature) }).expect(200);
+    expect(res.body).toEqual({ address: account, name: 'dave.oak.eth', verified: true });
+    // Checked by simulation: nothing was deployed.
+    expect(await provider.getCode(account)).toBe('0x');
+  });
+
+  it('name() of any other name is "" (200, signed); a node that is not the name\'s is a 400', async () => {
+    const gateway = new Interface(['function resolve(bytes name, bytes data)', 'function name(bytes32 node)']);
+    const ask = (name: string, node = namehash(name)) =>
+      request(t.http).get(
+        `/api/v1/ccip-read/${resolver}/${gateway.encodeFunctionData('resolve', [
+          dnsEncode(name),
+          gateway.encodeFunctionData('name', [node]),
+        ])}.json`,
+      );
+    const hex = holder.address.slice(2).toLowerCase();
+    for (const name of ['xyz.addr.reverse', `${hex.slice(2)}.addr.reverse`, `${hex}.default.reverse`, 'bob.oak.eth']) {
+      const { data } = (await ask(name).expect(200)).body as { data: string };
+      const [result] = AbiCoder.defaultAbiCoder().decode(['bytes', 'uint64', 'bytes'], data);
+      expect(AbiCoder.defaultAbiCoder().decode(['string'], result)[0]).toBe('');
+    }
+    const wrong = await ask(`${hex}.addr.reverse`, namehash(`${'ab'.repeat(20)}.addr.reverse`)).expect(400);
+    expect(wrong.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'data.node' }] });
   });
 });

@@ -20,6 +20,7 @@ const iface = new Interface([
   'function contenthash(bytes32 node) view returns (bytes)',
   'function multicall(bytes[] data) returns (bytes[] results)',
   'function name(bytes32 node) view returns (string)',
+  'function pubkey(bytes32 node) view returns (bytes32 x, bytes32 y)',
 ]);
 const addrOf = (name: string) => iface.encodeFunctionData('addr(bytes32)', [namehash(name)]);
 const resolveCall = (name: string, inner = addrOf(name)) =>
@@ -185,13 +186,13 @@ describe('CCIP-Read gateway over HTTP (GET/POST /api/v1/ccip-read)', () => {
     });
 
     it('UNSUPPORTED_RESOLVER_CALL for an inner function the gateway does not answer', async () => {
-      const nameCall = resolveCall('alice.oak.eth', iface.encodeFunctionData('name', [namehash('alice.oak.eth')]));
-      const res = await get(SENDER, nameCall).expect(400);
+      const pubkey = resolveCall('alice.oak.eth', iface.encodeFunctionData('pubkey', [namehash('alice.oak.eth')]));
+      const res = await get(SENDER, pubkey).expect(400);
       expect(problem(res)).toEqual({ code: 'UNSUPPORTED_RESOLVER_CALL', fields: ['data.call'] });
       expect(res.body.title).toBe('Unsupported resolver call');
-      expect(res.body.detail).toContain('0x691f3431');
+      expect(res.body.detail).toContain('0xc8690233');
       const multi = iface.encodeFunctionData('multicall', [
-        [addrOf('alice.oak.eth'), iface.encodeFunctionData('name', [namehash('alice.oak.eth')])],
+        [addrOf('alice.oak.eth'), iface.encodeFunctionData('pubkey', [namehash('alice.oak.eth')])],
       ]);
       expect(problem(await post({ sender: SENDER, data: resolveCall('alice.oak.eth', multi) }).expect(400))).toEqual({
         code: 'UNSUPPORTED_RESOLVER_CALL',
@@ -253,6 +254,7 @@ describe('CCIP-Read gateway over HTTP (GET/POST /api/v1/ccip-read)', () => {
       '0xbc1c58d1',
       '0xac9650d8',
       '0x691f3431',
+      '0xc8690233',
     ];
     const calldata = fc.oneof(
       // random bytes, with and without the resolve selector

@@ -28,3 +28,15 @@ contract Erc1271Wallet {
         return out;
     }
 }
+
+/** Deploys Erc1271Wallet at a CREATE2 address known in advance: the factory of an ERC-6492 signature. */
+contract Erc1271WalletFactory {
+    function deploy(address owner, bytes32 salt) external returns (address) {
+        return address(new Erc1271Wallet{salt: salt}(owner));
+    }
+
+    function addressOf(address owner, bytes32 salt) external view returns (address) {
+        bytes32 code = keccak256(abi.encodePacked(type(Erc1271Wallet).creationCode, abi.encode(owner)));
+        return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, code)))));
+    }
+}
