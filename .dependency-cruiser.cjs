@@ -13,6 +13,7 @@ const FLOORS = [
   ['subnames', 'listings', 'admin'],
   ['mint', 'resolution', 'import', 'health'],
   ['database'], // the data source lists every module's entities
+  ['cli'], // the command line's own commands (cli.ts assembles them)
 ];
 const FEATURES = FLOORS.flat().join('|');
 
