@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { loadConfig } from '../config/app-config';
 import { ChainUnavailableError } from './chain.errors';
@@ -59,6 +60,35 @@ describe(EnsChain.name, () => {
       await expect(chain.supportsInterface(REGISTRY, '0x9061b923')).rejects.toBeInstanceOf(ChainUnavailableError);
     } finally {
       chain.destroy();
+    }
+  });
+
+  it('says which setting to check when the registry address holds no contract (every eth_call answers 0x)', async () => {
+    const server = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const calls = JSON.parse(body) as { id: number } | { id: number }[];
+        const reply = (c: { id: number }) => ({ jsonrpc: '2.0', id: c.id, result: '0x' });
+        res.end(JSON.stringify(Array.isArray(calls) ? calls.map(reply) : reply(calls)));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const chain = EnsChain.at({
+      rpcUrl: `http://127.0.0.1:${port}`,
+      chainId: 1,
+      registry: REGISTRY,
+      nameWrapper: WRAPPER,
+    });
+    try {
+      await expect(chain.resolverOf('oak.eth')).rejects.toThrow(
+        `${REGISTRY} does not answer resolver() as the ENS contract of chain 1: check ENS_RPC_URL and the ENS_* addresses`,
+      );
+      expect(await chain.supportsInterface(REGISTRY, '0x9061b923')).toBe(false);
+    } finally {
+      chain.destroy();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -108,6 +108,16 @@ describe(checkResolver.name, () => {
     expect(noPublicUrl.detail).toContain('set PUBLIC_URL');
   });
 
+  it('signer: a resolver answering signers(address) with something else than a bool cannot be checked', async () => {
+    const chain = fakeChain({});
+    const call = chain.call.bind(chain);
+    (chain as unknown as { call: EnsChain['call'] }).call = (to, data) =>
+      data.startsWith(SIGNERS) ? Promise.resolve({ ok: true, data: '0x' }) : call(to, data);
+    const step = await failure(chain);
+    expect(step.step).toBe('signer');
+    expect(step.detail).toContain('does not answer signers(address)');
+  });
+
   it('signer: an untrusted signer names the signers --add command', async () => {
     const step = await failure(fakeChain({ trusts: false }));
     expect(step.step).toBe('signer');
