@@ -14,6 +14,7 @@ const FLOORS = [
   ['primary-names'], // above subnames (it reads the chosen name's records), below resolution (which answers name())
   ['mint', 'resolution', 'import', 'health'],
   ['database'], // the data source lists every module's entities
+  ['cli'], // the command line's own commands (cli.ts assembles them)
 ];
 const FEATURES = FLOORS.flat().join('|');
 
