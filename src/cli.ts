@@ -16,7 +16,7 @@ import { DatabaseModule } from './database/database.module';
 import { findRunningEmbeddedDatabase, TOOL_WAIT_MS } from './database/embedded-database';
 import { IMPORT_USAGE, runImport } from './import/import-command';
 import { RESOLVER_USAGE, runResolver } from './cli/resolver-command';
-import { PRIMARY_NAME_USAGE, runPrimaryName } from './primary-names/primary-name-command';
+import { PRIMARY_NAME_USAGE, runPrimaryName } from './cli/primary-name-command';
 import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from './admin/dto/api-key.dto';
 import { AdminModule } from './admin/admin.module';
 import { KeysService } from './admin/keys.service';

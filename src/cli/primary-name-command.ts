@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 import { ValidationFailedError } from '../common/errors';
 import { AppValidationPipe } from '../common/validation/validation.pipe';
 import { loadConfig } from '../config/app-config';
-import { PrimaryNameParams } from './dto/primary-name-params.dto';
-import { PrimaryNameSetupQuery } from './dto/setup-query.dto';
-import { reverseSetup } from './reverse-setup';
+import { PrimaryNameParams } from '../primary-names/dto/primary-name-params.dto';
+import { PrimaryNameSetupQuery } from '../primary-names/dto/setup-query.dto';
+import { reverseSetup } from '../primary-names/reverse-setup';
 
 export const PRIMARY_NAME_USAGE = `  primary-name prepare ADDRESS --resolver ADDRESS
       Prints the one transaction ADDRESS sends before choosing its primary name here, unsigned, as JSON
