@@ -16,7 +16,7 @@ export function auditedSubname(e: SubnameEntity): AuditFields {
 
 /**
  * The event of an upsert: a creation with every record, or an update with the records it changed (with every
- * record when the row as it was is unknown: a batch item whose name another writer created meanwhile).
+ * record, before null, if the row as it was were unknown).
  */
 export function subnameWriteEvent(
   by: Actor,

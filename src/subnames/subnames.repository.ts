@@ -27,20 +27,20 @@ export class SubnamesRepository {
 
   /**
    * Create-or-update keyed by the unique full name, handing back the stored row as it was before an update
-   * (for the audit trail). A creation is one statement: an insert that stops at the unique index. When the
-   * name exists (or a concurrent writer has just created it: the insert waits for that one at the index),
-   * a second statement locks the row and updates it, returning both its old and new values. `startWithUpdate`:
-   * the caller's insert has just stopped at the name (createCharged), so the first round updates.
+   * (for the audit trail). The update locks the row and returns both its old and new values. When there is no
+   * row to update (none, or a concurrent delete took it), the insert either creates the name or locks the row
+   * a concurrent writer has just created, which the second update then finds: a race with deletes and other
+   * writers settles within these few statements. `startWithUpdate`: the caller's insert has just stopped at
+   * the name (createCharged), so the first round updates.
    */
   async upsert(
     manager: EntityManager,
     w: SubnameWrite,
     startWithUpdate = false,
   ): Promise<{ entity: SubnameEntity; inserted: boolean; previous: SubnameEntity | null }> {
-    const insert = insertQuery(w);
+    const insert = insertQuery(w, 'lock');
     const update = updateQuery(w);
-    // A row deleted between the two statements lets the insert win on the next round; a few rounds suffice.
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       if (round > 0 || !startWithUpdate) {
         const created: SubnameRow[] = await manager.query(insert.sql, insert.params);
         if (created[0]) return { entity: rowToEntity(created[0]), inserted: true, previous: null };
@@ -52,27 +52,34 @@ export class SubnamesRepository {
       );
       if (updated[0]) return { entity: rowToEntity(updated[0]), inserted: false, previous: previousOf(updated[0]) };
     }
-    throw new Error(`upsert of ${w.fullName} kept meeting concurrent deletes`);
+    // Unreachable: the insert either created the row or locked it for the update that followed.
+    throw new Error(`upsert of ${w.fullName} found its locked row gone`);
   }
 
   /**
-   * Create-or-update of many subnames with distinct full names in one statement (see buildUpsertManyQuery).
-   * Results in the order of `writes`.
+   * Create-or-update of many subnames with distinct full names (see buildUpsertManyQuery), in rounds: a name
+   * whose row changed since the first statement's snapshot is written by a second one, with its exact
+   * "before". Results in the order of `writes`.
    */
   async upsertMany(
     manager: EntityManager,
     writes: SubnameWrite[],
   ): Promise<{ entity: SubnameEntity; inserted: boolean; previous: SubnameEntity | null }[]> {
-    if (writes.length === 0) return [];
-    const { sql, params } = buildUpsertManyQuery(writes);
-    const rows: (SubnameRow & Record<string, unknown>)[] = await manager.query(sql, params);
-    const byName = new Map(rows.map((r) => [r.full_name, r]));
+    const byName = new Map<string, SubnameRow & Record<string, unknown>>();
+    let pending = writes;
+    for (let round = 0; round < 2 && pending.length > 0; round++) {
+      const { sql, params } = buildUpsertManyQuery(pending);
+      const rows: (SubnameRow & Record<string, unknown>)[] = await manager.query(sql, params);
+      for (const row of rows) byName.set(row.full_name, row);
+      pending = pending.filter((w) => !byName.has(w.fullName));
+    }
+    // Unreachable: the first round locked every row it did not write, and the second round writes them.
+    if (pending.length > 0) throw new Error(`batch upsert left ${pending[0].fullName} unwritten`);
     return writes.map((w) => {
       const row = byName.get(w.fullName)!;
       return {
         entity: rowToEntity(row),
         inserted: row.inserted === true,
-        // Null also for a name another writer created after this statement's snapshot.
         previous: row.had_old === true ? previousOf(row) : null,
       };
     });

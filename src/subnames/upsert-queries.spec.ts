@@ -59,4 +59,12 @@ describe(buildUpsertManyQuery.name, () => {
     const flat = squash(buildUpsertManyQuery([write('a.oak.eth')]).sql);
     expect(flat).toContain('DO UPDATE SET updated_at = CASE WHEN false THEN now() ELSE subnames.updated_at END');
   });
+
+  it('updates a row only while it is the version the snapshot read, so its "before" is the row it locked', () => {
+    const flat = squash(buildUpsertManyQuery([write('a.oak.eth', { ttl: 5 })]).sql);
+    expect(flat).toContain('SELECT s.*, s.xmin::text AS old_xmin FROM subnames s');
+    expect(flat).toContain(
+      'WHERE (subnames.full_name, subnames.xmin::text) IN (SELECT o.full_name, o.old_xmin FROM old o) RETURNING',
+    );
+  });
 });

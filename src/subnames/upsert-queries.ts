@@ -1,7 +1,11 @@
 import { JSONB_FIELDS, OPTIONAL_COLUMNS, stored, SubnameWrite } from './subname-row';
 
-/** The INSERT of a write that stops at the unique full name (RETURNING the new row), and its parameters. */
-export function insertQuery(w: SubnameWrite): { sql: string; params: unknown[] } {
+/**
+ * The INSERT of a write that stops at the unique full name (RETURNING only a new row), and its parameters.
+ * `lock`: on conflict it locks the existing row (an ON CONFLICT update whose condition is false locks the row
+ * and changes nothing), so that no other writer can delete or change it before this transaction's update.
+ */
+export function insertQuery(w: SubnameWrite, onConflict: 'skip' | 'lock' = 'skip'): { sql: string; params: unknown[] } {
   const params: unknown[] = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy];
   let columns = '';
   let values = '';
@@ -14,7 +18,7 @@ export function insertQuery(w: SubnameWrite): { sql: string; params: unknown[] }
   }
   const sql = `INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${columns})
       VALUES ($1, $2, $3, $4, $5${values})
-      ON CONFLICT (full_name) DO NOTHING
+      ON CONFLICT (full_name) ${onConflict === 'lock' ? 'DO UPDATE SET updated_at = subnames.updated_at WHERE false' : 'DO NOTHING'}
       RETURNING *`;
   return { sql, params };
 }
@@ -48,6 +52,11 @@ export function updateQuery(w: SubnameWrite): { sql: string; params: unknown[] }
  * that some items give and others do not is taken only for the full names listed for it (a text[] parameter,
  * which PostgreSQL hashes). Rows are written in full-name order, so concurrent batches lock shared names in
  * the same order and cannot deadlock; an item that changes nothing keeps its updated_at.
+ * The audit trail's "before" must be the row as this statement found it under its lock, but `old` reads the
+ * statement's snapshot (taking no lock of its own, it leaves full-name order the only order in which a batch
+ * locks rows). So an existing row is updated only while it is still the version `old` read (same xmin); a
+ * row changed, or created, since the snapshot is locked and left as it is, and not returned: the caller runs
+ * the statement again for those names, whose rows this transaction now holds and the next snapshot sees.
  * Exported for the unit spec.
  */
 export function buildUpsertManyQuery(writes: SubnameWrite[]): { sql: string; params: unknown[] } {
@@ -86,11 +95,9 @@ export function buildUpsertManyQuery(writes: SubnameWrite[]): { sql: string; par
   const inserted = OPTIONAL_COLUMNS.map(([, column]) =>
     JSONB_FIELDS.has(column) ? `coalesce(i.${column}, '{}'::jsonb)` : `i.${column}`,
   );
-  // `old` reads the stored rows from the statement's snapshot, for the audit trail's "before"; taking no lock
-  // of its own, it leaves the upsert's full-name order the only order in which a batch locks rows.
   const sql = `
     WITH old AS (
-      SELECT s.* FROM subnames s
+      SELECT s.*, s.xmin::text AS old_xmin FROM subnames s
        WHERE s.full_name IN (SELECT n.full_name FROM jsonb_to_recordset($1::jsonb) AS n(full_name text))
     ), up AS (
       INSERT INTO subnames (full_name, parent_name, label, namehash, created_by, ${OPTIONAL_COLUMNS.map(([, c]) => c).join(', ')})
@@ -100,6 +107,7 @@ export function buildUpsertManyQuery(writes: SubnameWrite[]): { sql: string; par
                texts jsonb, addresses jsonb, metadata jsonb, contenthash text, owner text, ttl bigint)
        ORDER BY i.full_name
       ON CONFLICT (full_name) DO UPDATE SET ${assignments.join(', ')}
+       WHERE (subnames.full_name, subnames.xmin::text) IN (SELECT o.full_name, o.old_xmin FROM old o)
       RETURNING *, (xmax = 0) AS inserted
     )
     SELECT up.*, old.id IS NOT NULL AS had_old, ${OPTIONAL_COLUMNS.map(([, c]) => `old.${c} AS old_${c}`).join(', ')}
