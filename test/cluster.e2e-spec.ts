@@ -85,6 +85,45 @@ describe('WORKERS=2: Node cluster', () => {
   });
 });
 
+describe('WORKERS=2 without Redis: one budget per address for the whole host', () => {
+  let svc: ServiceProcess;
+
+  beforeAll(async () => {
+    await resetTestDatabase();
+    svc = await startServiceProcess({
+      WORKERS: '2',
+      LOG_LEVEL: 'info',
+      REDIS_URL: undefined,
+      RATE_LIMIT_PER_IP: '5',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+    });
+  });
+
+  afterAll(async () => {
+    await svc?.stop('SIGKILL');
+  });
+
+  it('lets exactly 5 of 16 requests from one address through, whichever worker serves them', async () => {
+    const route = '/api/v1/ccip-read/signer';
+    const statuses = await Promise.all(Array.from({ length: 16 }, () => fresh(`${svc.url}${route}`)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(11);
+    // Both workers answered (some of the 200s and 429s each), so the count was shared, not per process.
+    await svc.outputContaining(route, 3_000);
+    await until(() => logLines(svc).filter((l) => l.route === route).length === 16, 'a log line per request');
+    const pids = new Set(
+      logLines(svc)
+        .filter((l) => l.route === route)
+        .map((l) => l.pid),
+    );
+    expect(pids.size).toBe(2);
+    expect(pids.has(svc.child.pid)).toBe(false);
+    // Still refused afterwards, from either worker, on new connections.
+    const later = await Promise.all(Array.from({ length: 4 }, () => fresh(`${svc.url}${route}`)));
+    expect(later).toEqual([429, 429, 429, 429]);
+  });
+});
+
 describe('WORKERS=2 when a worker cannot start', () => {
   it('stops and exits non-zero with the reason, rather than restarting it forever', async () => {
     await expect(
