@@ -5,6 +5,8 @@ import { MemoryWindows, WindowCount } from './memory-windows';
 const HITS = 'rate-limit:hits';
 const COUNTS = 'rate-limit:counts';
 const REFUND = 'rate-limit:refund';
+const HELLO = 'rate-limit:hello';
+const WELCOME = 'rate-limit:welcome';
 
 /** A worker's hits of one turn: [key, window, number of hits] each. */
 interface HitsMessage {
@@ -43,32 +45,39 @@ export function serveHostWindows(): void {
       if (worker.isConnected()) worker.send({ type: COUNTS, id: msg.id, counts } satisfies CountsMessage, ignore);
     } else if (isMessage<RefundMessage>(msg, REFUND)) {
       windows.refund(msg.key);
+    } else if (isMessage(msg, HELLO) && worker.isConnected()) {
+      worker.send({ type: WELCOME }, ignore);
     }
   });
 }
 
 /**
  * In a cluster's worker: counts on the host's windows, which the primary holds; the hits of one turn of the
- * event loop go in one message. Once the primary is gone (the worker is on its way out) it counts alone.
+ * event loop go in one message. Under a primary that is not ours, or once ours is gone (the worker is on its way
+ * out), it counts alone.
  */
 export class HostWindows {
   private readonly turn = new HitsPerTurn((groups) => this.send(groups));
   private readonly pending = new Map<number, HitGroup[]>();
   private readonly alone = new MemoryWindows();
   private nextId = 1;
+  // Another cluster manager's primary (PM2's) would never answer: until ours says it holds the windows, count alone.
+  private welcomed = false;
 
   constructor() {
     process.on('message', this.receive);
     process.once('disconnect', this.orphan);
+    process.send?.({ type: HELLO }, undefined, undefined, ignore);
   }
 
   hit(key: string, windowMs: number): Promise<WindowCount> {
-    if (!process.connected) return Promise.resolve(this.alone.hit(key, windowMs));
+    if (!this.welcomed || !process.connected) return Promise.resolve(this.alone.hit(key, windowMs));
     return this.turn.add(key, windowMs).then((count) => count ?? this.alone.hit(key, windowMs));
   }
 
   refund(key: string): void {
-    if (process.connected) process.send!({ type: REFUND, key } satisfies RefundMessage, undefined, undefined, ignore);
+    if (this.welcomed && process.connected)
+      process.send!({ type: REFUND, key } satisfies RefundMessage, undefined, undefined, ignore);
     else this.alone.refund(key);
   }
 
@@ -92,6 +101,7 @@ export class HostWindows {
   }
 
   private readonly receive = (msg: unknown): void => {
+    if (isMessage(msg, WELCOME)) this.welcomed = true;
     if (!isMessage<CountsMessage>(msg, COUNTS)) return;
     const groups = this.pending.get(msg.id);
     if (!groups) return;
