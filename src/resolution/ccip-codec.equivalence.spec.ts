@@ -18,7 +18,7 @@ import {
   ZeroAddress,
 } from 'ethers';
 import fc from 'fast-check';
-import { nameHashBytes, NameError, normalizeName } from '../common/ens/names';
+import { nameHashBytes } from '../common/ens/names';
 import { contenthashBytes } from '../common/ens/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
 import { utf8Bytes } from '../common/crypto/bytes';
@@ -30,7 +30,7 @@ import {
   encodeGatewayResponse,
   encodeStringResult,
 } from './answer-encoding';
-import { decodeDnsName } from './dns-name';
+import { decodeName } from './dns-name';
 import { answerBytes, COIN_TYPE_DEFAULT, isEvmCoinType } from './record-answers';
 import {
   calldataBytes,
@@ -65,15 +65,6 @@ const CONTENTHASH = fn('contenthash(bytes32)');
 const MULTICALL = fn('multicall(bytes[])');
 const ANSWERED = [ADDR, ADDR_COIN, TEXT, CONTENTHASH, MULTICALL];
 const ANSWERED_LIST = ANSWERED.map((f) => f.format('sighash')).join(', ');
-
-function refNormalize(raw: string, field: string): string {
-  try {
-    return normalizeName(raw, 1);
-  } catch (e) {
-    if (e instanceof NameError) throw new CalldataError(field, e.message);
-    throw e;
-  }
-}
 
 function refDecodeArgs(fragment: FunctionFragment, data: string, field: string): unknown[] {
   try {
@@ -125,7 +116,8 @@ function refDecodeResolveCall(data: string): ResolveRequest {
     throw new CalldataError('data', `is not a resolve(bytes,bytes) call (selector 0x9061b923)`);
   }
   const [dnsName, call] = refDecodeArgs(RESOLVE, data, 'data') as [string, string];
-  const name = refNormalize(decodeDnsName(getBytes(dnsName)), 'data.name');
+  // The name as every path of the service decodes and normalises it (dns-name.spec.ts); the node by ethers.
+  const { name } = decodeName(getBytes(dnsName));
   const request = { name, node: namehash(name) };
   const top = refDecodeQuery(call, request, { call: 'data.call', node: 'data.node' }, true);
   if (!Array.isArray(top)) return { ...request, queries: [top], multicall: false };
@@ -235,10 +227,25 @@ function dnsBytes(ls: string[]): Uint8Array {
   return concatBytes(...parts, Uint8Array.of(0));
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The labels of a DNS encoding joined by dots (not normalised); throws where it is not one. */
+function rawDnsName(dns: Uint8Array): string {
+  const labels: string[] = [];
+  for (let at = 0; at < dns.length; at += 1 + dns[at]) {
+    if (dns[at] === 0 && at === dns.length - 1 && labels.length > 0) return labels.join('.');
+    if (dns[at] === 0 || at + 1 + dns[at] > dns.length) break;
+    const label = strictUtf8.decode(dns.subarray(at + 1, at + 1 + dns[at]));
+    if (label.includes('.')) break;
+    labels.push(label);
+  }
+  throw new Error('not a DNS-encoded name');
+}
+
 /** The node a well-formed call carries for this DNS name: its namehash, or a random one now and then. */
 function nodeFor(dns: Uint8Array): string | null {
   try {
-    return namehash(ensNormalize(decodeDnsName(dns)));
+    return namehash(ensNormalize(rawDnsName(dns)));
   } catch {
     return null;
   }

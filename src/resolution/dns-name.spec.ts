@@ -1,5 +1,5 @@
-import { concat, dnsEncode, getBytes, toUtf8Bytes } from 'ethers';
-import { decodeDnsName } from './dns-name';
+import { concat, dnsEncode, getBytes, hexlify, namehash, toUtf8Bytes } from 'ethers';
+import { decodeName } from './dns-name';
 import { CalldataError } from './resolution.errors';
 
 const bytes = (...parts: (number | string)[]) =>
@@ -15,15 +15,29 @@ function refusal(fn: () => unknown): { field: string; message: string; unsupport
   throw new Error('no refusal');
 }
 
-describe(decodeDnsName.name, () => {
+describe(decodeName.name, () => {
+  /** The decoded name alone. */
+  const decodeDnsName = (dns: Uint8Array) => decodeName(dns).name;
+
   it('reads length-prefixed labels up to the zero-length root label', () => {
     expect(decodeDnsName(bytes(5, 'alice', 3, 'oak', 3, 'eth', 0))).toBe('alice.oak.eth');
     expect(decodeDnsName(toUtf8Bytes('\u0003eth\u0000'))).toBe('eth');
     expect(decodeDnsName(new Uint8Array(Buffer.from(dnsEncode('🙂.oak.eth').slice(2), 'hex')))).toBe('🙂.oak.eth');
   });
 
-  it('returns a name that is not normalised as it is (normalisation is the next step)', () => {
-    expect(decodeDnsName(bytes(5, 'Alice', 3, 'OAK', 3, 'eth', 0))).toBe('Alice.OAK.eth');
+  it('normalises the name (ENSIP-15) and gives its namehash, as hex and as bytes', () => {
+    const decoded = decodeName(bytes(5, 'Alice', 3, 'OAK', 3, 'eth', 0));
+    expect(decoded).toEqual({ name: 'alice.oak.eth', node: namehash('alice.oak.eth'), nodeBytes: expect.anything() });
+    expect(hexlify(decoded.nodeBytes)).toBe(namehash('alice.oak.eth'));
+    // Remembered by encoding: asked again, the same answer.
+    expect(decodeName(bytes(5, 'Alice', 3, 'OAK', 3, 'eth', 0))).toEqual(decoded);
+  });
+
+  it('refuses a name ENSIP-15 refuses, naming data.name', () => {
+    expect(refusal(() => decodeName(bytes(3, 'a b', 3, 'eth', 0)))).toMatchObject({
+      field: 'data.name',
+      message: expect.stringMatching(/^is not a valid ENS name \(ENSIP-15: /),
+    });
   });
 
   it('refuses an empty label inside the name (a zero length ends it, so bytes follow the end)', () => {

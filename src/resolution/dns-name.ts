@@ -13,7 +13,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * The name of a DNS wire-format encoding: length-prefixed labels up to a zero-length one, nothing after it.
  * Returns the labels joined by dots, as given (not normalised).
  */
-export function decodeDnsName(bytes: Uint8Array, field = 'data.name'): string {
+function decodeDnsName(bytes: Uint8Array, field: string): string {
   const labels: string[] = [];
   let offset = 0;
   for (;;) {
@@ -74,7 +74,7 @@ const names = new BoundedMemo<DecodedName>(MAX_ENTRIES, 256);
 export function decodeName(dns: Uint8Array): DecodedName {
   const key = Buffer.from(dns.buffer, dns.byteOffset, dns.length).toString('latin1');
   return names.get(key, () => {
-    const name = normalize(decodeDnsName(dns), 'data.name');
+    const name = normalize(decodeDnsName(dns, 'data.name'), 'data.name');
     const nodeBytes = nameHashBytes(name);
     return { name, node: `0x${nodeBytes.toString('hex')}`, nodeBytes };
   });
