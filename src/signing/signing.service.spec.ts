@@ -22,7 +22,7 @@ import {
 import { loadConfig } from '../config/app-config';
 import { ccipSignaturesMade, signaturesMade } from '../metrics/metrics';
 import { address, mintContent } from '../../test/support/mint-content.arbitrary';
-import { ccipAnswerDigest } from './ccip-answer';
+import { ccipDigest } from './ccip-digest';
 import { MINT_CONTEXT_TYPE_STRING, MINT_CONTEXT_TYPES, MintContent } from './mint-context';
 import { SigningService } from './signing.service';
 
@@ -31,6 +31,11 @@ const TESTNET_KEY = Wallet.createRandom().privateKey;
 const CCIP_KEY = Wallet.createRandom().privateKey;
 const HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
 const SEED = 20261123;
+
+/** The production digest of hex or bytes, as hex. */
+function ccipAnswerDigest(sender: string, expires: bigint, request: string, result: string): string {
+  return hexlify(ccipDigest(sender, expires, getBytes(request), getBytes(result)));
+}
 
 function content(over: Partial<MintContent> = {}): MintContent {
   return {
