@@ -2,6 +2,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ERROR_CODES } from '../../src/common/errors';
+import { compileContract } from '../contracts/compile';
+import { RpcServer } from '../support/rpc-server';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
 import { exampleRequest, RequestModel, toWire, WireRequest } from './generators';
@@ -41,12 +43,20 @@ export class FuzzHarness {
   /** Answers seen, by operation and status: the summary printed at the end, and a check on the generators. */
   readonly statuses = new Map<string, Map<number, number>>();
 
-  private constructor(private readonly t: TestApp) {}
+  private constructor(
+    private readonly t: TestApp,
+    private readonly chain: RpcServer,
+  ) {}
 
   static async start(): Promise<FuzzHarness> {
-    const t = await createTestApp({ LOG_LEVEL: 'silent' }, { reset: true });
+    // An ENS chain with an empty registry, so that the resolver status answers (every name: not registered).
+    const chain = await RpcServer.start(31337);
+    const registryCode = compileContract('ENSRegistry.sol', 'ENSRegistry').bytecode;
+    const registry = await chain.evm.deploy(chain.chain, '0x000000000000000000000000000000000000e0a5', registryCode);
+    const ens = { ENS_RPC_URL: chain.url, ENS_CHAIN_ID: '31337', ENS_REGISTRY_ADDRESS: registry };
+    const t = await createTestApp({ LOG_LEVEL: 'silent', ...ens }, { reset: true });
     await t.app.listen(0, '127.0.0.1');
-    const h = new FuzzHarness(t);
+    const h = new FuzzHarness(t, chain);
     h.port = (t.app.getHttpServer().address() as AddressInfo).port;
     return h;
   }
@@ -54,6 +64,7 @@ export class FuzzHarness {
   async close(): Promise<void> {
     this.agent.destroy();
     await this.t.close();
+    await this.chain.close();
   }
 
   /**
