@@ -2,13 +2,15 @@ import fc from 'fast-check';
 import { requestArb } from './fuzz/generators';
 import { FuzzHarness } from './fuzz/harness';
 import { OpenApi } from './fuzz/openapi';
+import { runs } from './support/property-runs';
 
 /**
  * Property-based fuzzing of every operation in openapi.json: no answer is a 5xx, every 4xx is problem JSON,
- * a refused request writes nothing, and a success matches its documented schema. CI runs FUZZ_CASES (1,000)
- * cases per operation from a fixed seed; `npm run fuzz -- --cases N --seed S` runs more.
+ * a refused request writes nothing, and a success matches its documented schema. `npm test` runs 100 cases per
+ * operation from a fixed seed, `npm run test:deep` 1,000 (FUZZ_CASES overrides both); `npm run fuzz -- --cases N
+ * --seed S` runs more.
  */
-const CASES = Number(process.env.FUZZ_CASES ?? 1000);
+const CASES = Number(process.env.FUZZ_CASES ?? runs(1000));
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const PATH = process.env.FUZZ_PATH || undefined;
 const ONLY = process.env.FUZZ_OPERATION;

@@ -13,6 +13,7 @@ import {
   SECRET_FIELDS,
   SECRET_HEADERS,
 } from './logger';
+import { runs } from '../../test/support/property-runs';
 
 /** Two loggers that differ only in how they redact: pino's compiled `redact` (the reference) and ours. */
 function loggers() {
@@ -55,7 +56,7 @@ describe('redactSecrets (the request path’s redaction) equals pino’s redact 
         reference.info(structuredClone(obj), msg);
         expect(JSON.parse(out.ours.at(-1)!)).toEqual(JSON.parse(out.reference.at(-1)!));
       }),
-      { seed: 20261123, numRuns: 3000 },
+      { seed: 20261123, numRuns: runs(3000) },
     );
     expect(out.ours.length).toBe(out.reference.length);
   });
@@ -69,7 +70,7 @@ describe('redactSecrets (the request path’s redaction) equals pino’s redact 
         ours.child({ ...bindings }).info('x');
         expect(JSON.parse(out.ours.at(-1)!)).toEqual(JSON.parse(out.reference.at(-1)!));
       }),
-      { seed: 7, numRuns: 1000 },
+      { seed: 7, numRuns: runs(1000) },
     );
   });
 
@@ -117,7 +118,7 @@ describe('the request line, written by hand', () => {
           }
         },
       ),
-      { seed: 20261124, numRuns: 2000 },
+      { seed: 20261124, numRuns: runs(2000) },
     );
   });
 
@@ -162,7 +163,7 @@ describe('the request line, written by hand', () => {
           expect({ ...parsed, time: 0 }).toEqual({ ...reference, time: 0 });
         },
       ),
-      { seed: 20261124, numRuns: 3000 },
+      { seed: 20261124, numRuns: runs(3000) },
     );
   });
 });

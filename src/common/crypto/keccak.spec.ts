@@ -2,6 +2,7 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { keccak256 } from 'ethers';
 import fc from 'fast-check';
 import { KECCAK_IMPLEMENTATION, keccak256Bytes } from './keccak';
+import { runs } from '../../../test/support/property-runs';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
@@ -19,7 +20,7 @@ describe('keccak256Bytes equals ethers keccak256', () => {
         expect(hex(keccak256Bytes(larger.subarray(offset, offset + bytes.length)))).toBe(keccak256(bytes));
         expect(hex(keccak256Bytes(Buffer.from(bytes)))).toBe(keccak256(bytes));
       }),
-      { seed: 256, numRuns: 3000 },
+      { seed: 256, numRuns: runs(3000) },
     );
   });
 
