@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { loadConfig } from '../config/app-config';
 import { CENSOR, isoTime, loggerOptions, requestLineWriter, SECRET_FIELDS, SECRET_HEADERS } from './logger';
+import { runs } from '../../test/support/property-runs';
 
 /** A logger with the root logger's options, writing into `lines`. */
 function capture() {
@@ -89,7 +90,7 @@ describe('the request line, written by hand', () => {
           }
         },
       ),
-      { seed: 20261124, numRuns: 2000 },
+      { seed: 20261124, numRuns: runs(2000) },
     );
   });
 
@@ -134,7 +135,7 @@ describe('the request line, written by hand', () => {
           expect({ ...parsed, time: 0 }).toEqual({ ...reference, time: 0 });
         },
       ),
-      { seed: 20261124, numRuns: 3000 },
+      { seed: 20261124, numRuns: runs(3000) },
     );
   });
 });

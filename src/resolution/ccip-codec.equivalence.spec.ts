@@ -1,7 +1,8 @@
 /**
  * The hand-written CCIP-Read codec against its reference: the ethers-based code the gateway ran before (kept here,
  * verbatim in what it does), over generated valid calldata of every call shape, generated corrupted calldata,
- * generated answers and records. Seeded fast-check, thousands of runs each.
+ * generated answers and records. Seeded fast-check: thousands of runs each under `npm run test:deep`, a tenth of
+ * them under `npm test`.
  */
 import { getCoderByCoinType } from '@ensdomains/address-encoder';
 import {
@@ -40,6 +41,7 @@ import {
   type ResolveRequest,
 } from './request-decoding';
 import { CalldataError } from './resolution.errors';
+import { runs, share } from '../../test/support/property-runs';
 
 const SEED = 20261123;
 const coder = AbiCoder.defaultAbiCoder();
@@ -395,7 +397,7 @@ function corrupt(r: Request, where: number, m: Mutation): string {
 // ---- The properties ----
 
 describe('decodeResolveCall equals the ethers decoding it replaced', () => {
-  it('on 3,000 generated valid calls of every shape (names in many scripts, coin types to 2^256-1, multicalls)', () => {
+  it(`on ${runs(3000)} generated valid calls of every shape (names in many scripts, coin types to 2^256-1, multicalls)`, () => {
     const tally = { answered: 0, refused: 0, multicall: 0 };
     fc.assert(
       fc.property(request, (r) => {
@@ -407,15 +409,15 @@ describe('decodeResolveCall equals the ethers decoding it replaced', () => {
           if (fast.value.multicall) tally.multicall++;
         } else tally.refused++;
       }),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     );
     // The generators reach both sides often: most calls answer, many are refused for one reason or another.
-    expect(tally.answered).toBeGreaterThan(1000);
-    expect(tally.multicall).toBeGreaterThan(300);
-    expect(tally.refused).toBeGreaterThan(400);
+    expect(tally.answered).toBeGreaterThan(share(1000, 3000));
+    expect(tally.multicall).toBeGreaterThan(share(300, 3000));
+    expect(tally.refused).toBeGreaterThan(share(400, 3000));
   });
 
-  it('on 5,000 corrupted calls: truncated, bit-flipped, offsets and lengths rewritten, bytes added or removed', () => {
+  it(`on ${runs(5000)} corrupted calls: truncated, bit-flipped, offsets and lengths rewritten, bytes added or removed`, () => {
     const tally = new Map<string, number>();
     fc.assert(
       fc.property(request, fc.nat(), mutation, (r, where, m) => {
@@ -425,11 +427,11 @@ describe('decodeResolveCall equals the ethers decoding it replaced', () => {
         const key = 'value' in fast ? 'answered' : fast.refused.message.startsWith('does not decode') ? 'abi' : 'other';
         tally.set(key, (tally.get(key) ?? 0) + 1);
       }),
-      { seed: SEED, numRuns: 5000 },
+      { seed: SEED, numRuns: runs(5000) },
     );
     // Both ABI refusals and tolerated changes (padding, trailing bytes, offsets elsewhere) are exercised.
-    expect(tally.get('abi')).toBeGreaterThan(1000);
-    expect(tally.get('answered')).toBeGreaterThan(400);
+    expect(tally.get('abi')).toBeGreaterThan(share(1000, 5000));
+    expect(tally.get('answered')).toBeGreaterThan(share(400, 5000));
   });
 
   it('on arbitrary strings and byte strings given as calldata', () => {
@@ -444,7 +446,7 @@ describe('decodeResolveCall equals the ethers decoding it replaced', () => {
       fc.property(text, (data) => {
         expect(outcome(() => decodeResolveCall(data))).toEqual(outcome(() => refDecodeResolveCall(data)));
       }),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     );
   });
 });
@@ -516,7 +518,7 @@ describe('the inflation bound (ethers refuses ABI data that makes it read over 1
     fc.array(fc.nat(), { maxLength: 40 }),
   );
 
-  it('is the same rule as ethers: equal on 2,000 layouts of shared elements under limits of 1 to 6', () => {
+  it(`is the same rule as ethers: equal on ${runs(2000)} layouts of shared elements under limits of 1 to 6`, () => {
     const tally = { refused: 0, read: 0 };
     try {
       fc.assert(
@@ -530,13 +532,13 @@ describe('the inflation bound (ethers refuses ABI data that makes it read over 1
           if ('threw' in fast) tally.refused++;
           else tally.read++;
         }),
-        { seed: SEED, numRuns: 2000 },
+        { seed: SEED, numRuns: runs(2000) },
       );
     } finally {
       AbiCoder._setDefaultMaxInflation(1024);
     }
-    expect(tally.refused).toBeGreaterThan(300);
-    expect(tally.read).toBeGreaterThan(300);
+    expect(tally.refused).toBeGreaterThan(share(300, 2000));
+    expect(tally.read).toBeGreaterThan(share(300, 2000));
   });
 
   it('refuses at 1024: 3,000 references to one element of 70,000 bytes (210 MB read from 166 KB)', () => {
@@ -559,7 +561,7 @@ describe('the inflation bound (ethers refuses ABI data that makes it read over 1
 });
 
 describe(nameHashBytes.name, () => {
-  it('equals ethers namehash on 3,000 generated normalised names', () => {
+  it(`equals ethers namehash on ${runs(3000)} generated normalised names`, () => {
     const name = labels
       .map((ls) => ls.join('.'))
       .filter((n) => {
@@ -573,7 +575,7 @@ describe(nameHashBytes.name, () => {
       fc.property(name, (n) => {
         expect(hex(nameHashBytes(n))).toBe(namehash(n));
       }),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     );
   });
 });
@@ -585,16 +587,16 @@ describe('the encoders equal ethers AbiCoder', () => {
     fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 10 }),
   );
 
-  it('UTF-8 bytes of 3,000 strings, lone surrogates included (refused or written as ethers does)', () => {
+  it(`UTF-8 bytes of ${runs(3000)} strings, lone surrogates included (refused or written as ethers does)`, () => {
     fc.assert(
       fc.property(anyString, (s) => {
         expect(thrownOr(() => hex(utf8Bytes(s)))).toEqual(thrownOr(() => hex(toUtf8Bytes(s))));
       }),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     );
   });
 
-  it('bytes, string, address, bytes[] and the gateway response over 3,000 generated values each', () => {
+  it(`bytes, string, address, bytes[] and the gateway response over ${runs(3000)} generated values each`, () => {
     const blob = fc.uint8Array({ maxLength: 130 });
     fc.assert(
       fc.property(
@@ -618,11 +620,11 @@ describe('the encoders equal ethers AbiCoder', () => {
           );
         },
       ),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     );
   });
 
-  it('refuses an expiry outside uint64, and takes or refuses 2,000 hex-like strings as bytes as ethers does', () => {
+  it(`refuses an expiry outside uint64, and takes or refuses ${runs(2000)} hex-like strings as bytes as ethers does`, () => {
     for (const expires of [-1n, 1n << 64n]) {
       expect(() => coder.encode(['bytes', 'uint64', 'bytes'], ['0x', expires, '0x'])).toThrow();
       expect(() => encodeGatewayResponse('0x', expires, '0x')).toThrow();
@@ -638,7 +640,7 @@ describe('the encoders equal ethers AbiCoder', () => {
           thrownOr(() => coder.encode(['bytes', 'uint64', 'bytes'], [value, 1n, '0x'])),
         );
       }),
-      { seed: SEED, numRuns: 2000 },
+      { seed: SEED, numRuns: runs(2000) },
     );
   });
 });
@@ -690,7 +692,7 @@ describe('answerBytes equals the ethers answer it replaced', () => {
     fc.constant({ kind: 'contenthash' as const }),
   );
 
-  it('on 3,000 generated records and queries, single and multicall, the memos warm and cold', () => {
+  it(`on ${runs(3000)} generated records and queries, single and multicall, the memos warm and cold`, () => {
     fc.assert(
       fc.property(records, fc.array(query, { minLength: 1, maxLength: 5 }), fc.boolean(), (r, queries, multi) => {
         const request: ResolveRequest = {
@@ -703,7 +705,7 @@ describe('answerBytes equals the ethers answer it replaced', () => {
         expect(hex(answerBytes(request, r))).toBe(reference);
         expect(hex(answerBytes(request, r))).toBe(reference);
       }),
-      { seed: SEED, numRuns: 3000 },
+      { seed: SEED, numRuns: runs(3000) },
     );
   });
 });

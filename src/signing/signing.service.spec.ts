@@ -25,6 +25,7 @@ import { address, mintContent } from '../../test/support/mint-content.arbitrary'
 import { ccipDigest } from './ccip-digest';
 import { MINT_CONTEXT_TYPES, MintContent } from './mint-context';
 import { SigningService } from './signing.service';
+import { runs } from '../../test/support/property-runs';
 
 const MAINNET_KEY = Wallet.createRandom().privateKey;
 const TESTNET_KEY = Wallet.createRandom().privateKey;
@@ -127,7 +128,7 @@ describe.each([
           expect(signature).toBe(wallet.signingKey.sign(digest).serialized);
           expect(signature).toBe(await wallet.signTypedData(domain, MINT_CONTEXT_TYPES, c));
         }),
-        { seed: SEED, numRuns: 300 },
+        { seed: SEED, numRuns: runs(300) },
       );
     },
   );
@@ -247,7 +248,7 @@ describe.each([
       expect((await ccipSignaturesMade.get()).values[0].value).toBe(before + 20);
     });
 
-    it('digests and signs as solidityPackedKeccak256 and ethers SigningKey.sign, over 1,000 generated answers', async () => {
+    it(`digests and signs as solidityPackedKeccak256 and ethers SigningKey.sign, over ${runs(1000)} generated answers`, async () => {
       const key = new SigningKey(CCIP_KEY);
       const data = fc.uint8Array({ maxLength: 300 }).map((b) => hexlify(b));
       const uint64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
@@ -261,7 +262,7 @@ describe.each([
           expect(ccipAnswerDigest(to.toLowerCase(), exp, req, res)).toBe(digest);
           expect(await sut.signCcipAnswer(to, exp, req, res)).toBe(key.sign(digest).serialized);
         }),
-        { seed: SEED, numRuns: 1000 },
+        { seed: SEED, numRuns: runs(1000) },
       );
     });
 

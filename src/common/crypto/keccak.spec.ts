@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { dirname } from 'node:path';
 import nodeGypBuild from 'node-gyp-build';
 import { KeccakState, keccak256Bytes, nativeKeccak } from './keccak';
+import { runs } from '../../../test/support/property-runs';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
@@ -21,7 +22,7 @@ describe('keccak256Bytes equals ethers keccak256', () => {
         expect(hex(keccak256Bytes(larger.subarray(offset, offset + bytes.length)))).toBe(keccak256(bytes));
         expect(hex(keccak256Bytes(Buffer.from(bytes)))).toBe(keccak256(bytes));
       }),
-      { seed: 256, numRuns: 3000 },
+      { seed: 256, numRuns: runs(3000) },
     );
   });
 
