@@ -5,6 +5,9 @@ export interface FieldError {
   message: string;
 }
 
+/** Entries of a problem's `errors[]`; past it the body says how many more there were (`moreErrors`). */
+export const MAX_FIELD_ERRORS = 100;
+
 /**
  * The catalogue: every error code of CONTRACT section 6 with its HTTP status and title. A module throws its
  * errors as DomainError subclasses declared in its own `*.errors.ts` (headers included), and the one
@@ -38,14 +41,21 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** A failure the client can act on; the problem filter turns it into RFC 9457 JSON. */
 export class DomainError extends Error {
+  /** Field errors found beyond the MAX_FIELD_ERRORS that `errors` keeps. */
+  readonly moreErrors: number;
+  readonly errors?: FieldError[];
+
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly errors?: FieldError[],
+    errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    total = errors?.length ?? 0,
   ) {
     super(detail);
     this.name = new.target.name;
+    this.errors = errors && errors.length > MAX_FIELD_ERRORS ? errors.slice(0, MAX_FIELD_ERRORS) : errors;
+    this.moreErrors = Math.max(0, total - (this.errors?.length ?? 0));
   }
 
   get status(): number {
@@ -54,10 +64,10 @@ export class DomainError extends Error {
 }
 
 export class ValidationFailedError extends DomainError {
-  constructor(errors: FieldError[]) {
-    const detail =
-      errors.length === 1 ? `${errors[0].field}: ${errors[0].message}` : `${errors.length} fields are invalid`;
-    super('VALIDATION_FAILED', detail, errors);
+  /** `total`: the bad fields found, when `errors` holds only the first of them. */
+  constructor(errors: FieldError[], total = errors.length) {
+    const detail = total === 1 ? `${errors[0].field}: ${errors[0].message}` : `${total} fields are invalid`;
+    super('VALIDATION_FAILED', detail, errors, undefined, total);
   }
 }
 

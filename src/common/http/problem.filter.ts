@@ -22,6 +22,7 @@ interface Described {
   code: ErrorCode;
   detail: string;
   errors?: FieldError[];
+  moreErrors?: number;
   headers?: Record<string, string>;
 }
 
@@ -75,14 +76,15 @@ export class ProblemFilter implements ExceptionFilter {
   /** Also called by the Express error handler for failures before routing (body parsing). */
   respond(exception: unknown, req: Request, res: Response): void {
     const described = this.describe(exception, req);
-    const body = toProblem(described.code, described.detail, requestIdOf(req), described.errors);
+    const body = toProblem(described.code, described.detail, requestIdOf(req), described.errors, described.moreErrors);
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(described.headers ?? {})) res.setHeader(name, value);
     res.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
 
   private describe(e: unknown, req: Request): Described {
-    if (e instanceof DomainError) return { code: e.code, detail: e.detail, errors: e.errors, headers: e.headers };
+    if (e instanceof DomainError)
+      return { code: e.code, detail: e.detail, errors: e.errors, moreErrors: e.moreErrors, headers: e.headers };
     if (e instanceof HttpException) return this.describeHttp(e);
     if (typeof e === 'object' && e !== null && isDecompressionError(e)) {
       return { code: 'VALIDATION_FAILED', detail: 'The request body could not be decompressed' };
