@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldError, MAX_FIELD_ERRORS, ValidationFailedError } from '../errors';
-import { arrayBoundProblems } from './array-bounds';
+import { rawShapeProblems } from './raw-shape';
 import { BoundedMemo } from '../bounded-memo';
 import { assertSafeInput } from './input-safety';
 
@@ -88,8 +88,8 @@ export class AppValidationPipe extends ValidationPipe {
     if (metadata.type === 'param') return this.transformParams(value, metadata);
     // An array past its bound is refused before any of its elements is transformed or validated.
     if (metadata.metatype && this.toValidate(metadata)) {
-      const oversized = arrayBoundProblems(value, metadata.metatype);
-      if (oversized.length > 0) throw new ValidationFailedError(oversized);
+      const problems = rawShapeProblems(value, metadata.metatype);
+      if (problems.length > 0) throw new ValidationFailedError(problems);
     }
     return super.transform(value, metadata);
   }

@@ -5,11 +5,18 @@ import { FieldError } from '../errors';
 
 type Constructor = abstract new (...args: never[]) => unknown;
 
-/** The array bounds of one DTO class: @ArrayMaxSize per property, and the class each nested property holds. */
+/** What one DTO class declares: its properties, @ArrayMaxSize per property, the class each nested one holds. */
 interface ClassBounds {
+  properties: Set<string>;
   maxItems: [string, number][];
   nested: [string, Constructor][];
 }
+
+/**
+ * Names an object inherits (`toString`, `valueOf`, `hasOwnProperty`…): class-transformer skips a body field so
+ * named, so the whitelist never sees it; it is refused here as any other unknown field is.
+ */
+const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 const boundsByClass = new WeakMap<Constructor, ClassBounds>();
 
@@ -17,11 +24,11 @@ function boundsOf(dto: Constructor): ClassBounds {
   let bounds = boundsByClass.get(dto);
   if (bounds) return bounds;
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
-  bounds = { maxItems: [], nested: [] };
+  bounds = { properties: new Set(metadatas.map((m) => m.propertyName)), maxItems: [], nested: [] };
   for (const meta of metadatas) {
     if (meta.name === 'arrayMaxSize') bounds.maxItems.push([meta.propertyName, Number(meta.constraints[0])]);
   }
-  for (const property of new Set(metadatas.map((m) => m.propertyName))) {
+  for (const property of bounds.properties) {
     const type = defaultMetadataStorage.findTypeMetadata(dto, property);
     const target = type?.typeFunction() as Constructor | undefined;
     if (typeof target === 'function' && target !== Object) bounds.nested.push([property, target]);
@@ -39,12 +46,13 @@ function own(value: Record<string, unknown>, key: string): unknown {
 }
 
 /**
- * Every array of a raw (parsed, not yet transformed) value longer than its DTO's @ArrayMaxSize, named by path
- * (`items`, `items[3].texts`), found before a single element is transformed or validated: an oversized array
- * then costs one walk over its containers, not the validation of each element. An array within its bound is
- * entered (its elements' own arrays are checked); an oversized one is not. Iterative, so no depth overflows.
+ * What a raw (parsed, not yet transformed) value breaks before a single element is transformed or validated:
+ * every array longer than its DTO's @ArrayMaxSize, and every undeclared field named like an inherited member,
+ * each named by path (`items`, `items[3].texts`, `toString`). An oversized array then costs one walk over its
+ * containers, not the validation of each element; an array within its bound is entered (its elements' arrays
+ * are checked), an oversized one is not. Iterative, so no depth overflows.
  */
-export function arrayBoundProblems(value: unknown, dto: Constructor, path = ''): FieldError[] {
+export function rawShapeProblems(value: unknown, dto: Constructor, path = ''): FieldError[] {
   const problems: FieldError[] = [];
   const stack: { value: unknown; dto: Constructor; path: string }[] = [{ value, dto, path }];
   while (stack.length > 0) {
@@ -52,6 +60,10 @@ export function arrayBoundProblems(value: unknown, dto: Constructor, path = ''):
     if (!isRecord(item.value)) continue;
     const bounds = boundsOf(item.dto);
     const at = (key: string) => (item.path === '' ? key : `${item.path}.${key}`);
+    for (const key of Object.keys(item.value)) {
+      if (INHERITED_NAMES.has(key) && !bounds.properties.has(key))
+        problems.push({ field: at(key), message: 'is not an accepted field' });
+    }
     const oversized = new Set<string>();
     for (const [key, max] of bounds.maxItems) {
       const field = own(item.value, key);
