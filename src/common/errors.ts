@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, title: 'Too many requests' },
   HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service unavailable' },
+  SERVICE_BUSY: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service busy' },
   SEARCH_TIMEOUT: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Search took too long' },
   INTERNAL: { status: HttpStatus.INTERNAL_SERVER_ERROR, title: 'Internal server error' },
 } as const;
@@ -88,6 +89,16 @@ export class NotFoundError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   constructor(detail = 'The database is unreachable; try again shortly', retryAfterSeconds = 5) {
     super('SERVICE_UNAVAILABLE', detail, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** Every database connection is in use and none came free in time; the database is up. Retry shortly. */
+export class ServiceBusyError extends DomainError {
+  constructor(
+    detail = 'The service is busy (every database connection is in use); retry shortly',
+    retryAfterSeconds = 2,
+  ) {
+    super('SERVICE_BUSY', detail, undefined, { 'Retry-After': String(retryAfterSeconds) });
   }
 }
 

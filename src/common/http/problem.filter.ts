@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { isDatabaseUnavailable } from '../persistence/database-errors';
-import { DomainError, ErrorCode, FieldError, ServiceUnavailableError } from '../errors';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../persistence/database-errors';
+import { DomainError, ErrorCode, FieldError, ServiceBusyError, ServiceUnavailableError } from '../errors';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem';
 import { requestIdOf } from './request-id';
 
@@ -96,6 +96,7 @@ export class ProblemFilter implements ExceptionFilter {
       }
       return { code, detail: BODY_PARSER_DETAIL[e.type ?? ''] ?? 'The request could not be read' };
     }
+    if (isDatabaseBusy(e)) return this.describe(new ServiceBusyError(), req);
     if (isDatabaseUnavailable(e)) {
       this.logger.warn({
         msg: `database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`,
