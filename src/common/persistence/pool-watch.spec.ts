@@ -5,7 +5,8 @@ import { POOL_WAIT_TIMEOUT, PoolWatch } from './pool-watch';
 /** A pool whose connect fails after the test has released (or not) other connections during the wait. */
 class FakePool extends EventEmitter {
   pending: ((err: Error) => void)[] = [];
-  connect = (callback?: (err: Error | undefined) => void): unknown => {
+  connect = (...args: unknown[]): unknown => {
+    const callback = args[0] as ((err: Error | undefined) => void) | undefined;
     if (callback) {
       this.pending.push((err) => callback(err));
       return undefined;
