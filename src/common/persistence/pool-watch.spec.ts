@@ -41,7 +41,7 @@ describe(PoolWatch.name, () => {
   it('marks the callback form (the one TypeORM uses) the same way, and through a driverError', () => {
     const { pool } = setUp();
     let got: unknown;
-    pool.connect((err) => (got = { driverError: err }));
+    pool.connect((err: unknown) => (got = { driverError: err }));
     pool.emit('release', undefined);
     pool.timeOut();
     expect(isDatabaseBusy(got)).toBe(true);
