@@ -117,6 +117,7 @@ export class SubnamesController {
   @ApiProblems(
     [400, 'parentName missing or not a valid ENS name'],
     [403, 'FORBIDDEN_PARENT naming each parentName outside the key scope in errors[]'],
+    [429, 'RATE_LIMITED: the key already runs 2 exports at once (Retry-After)'],
   )
   async export(
     @CurrentApiKey() key: AuthenticatedKey,
