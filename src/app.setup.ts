@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
+import { deferBody } from './common/http/deferred-body';
 import { inOrder } from './common/http/in-order';
 import { inputSafetyMiddleware } from './common/validation/input-safety';
 import { jsonBody } from './common/http/json-body';
@@ -67,7 +68,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const track = shutdownTracker(app);
   const json = (limit: number) =>
     jsonBody(limit, express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }));
-  const batchJson = json(BATCH_BODY_LIMIT);
+  // Read after the guards (ReadDeferredBody on the route): key and budgets first, from the headers alone.
+  const batchJson = deferBody(json(BATCH_BODY_LIMIT));
   const generalJson = json(BODY_LIMIT);
   const batchPath = BATCH_PATH.toLowerCase();
   // One middleware for what every request passes (inOrder: no router layer each).
@@ -81,7 +83,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
     (req, res, next) => {
       const path = req.path.toLowerCase();
-      const batch = path === batchPath || path.startsWith(`${batchPath}/`);
+      const batch = req.method === 'POST' && (path === batchPath || path.startsWith(`${batchPath}/`));
       return (batch ? batchJson : generalJson)(req, res, next);
     },
     inputSafetyMiddleware,

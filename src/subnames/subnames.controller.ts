@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -13,6 +13,7 @@ import type { Response } from 'express';
 import type { AuthenticatedKey } from '../auth/api-key';
 import type { Actor } from '../audit/audit.types';
 import { ApiKeyAuth, CurrentActor, CurrentApiKey } from '../auth/decorators';
+import { ReadDeferredBody } from '../common/http/deferred-body';
 import { streamNdjson } from '../common/http/ndjson';
 import { ApiProblems } from '../common/http/openapi';
 import { quotaHeaders } from '../quota/quota.errors';
@@ -63,6 +64,7 @@ export class SubnamesController {
   @Post('batch')
   @HttpCode(200)
   @ApiKeyAuth()
+  @UseInterceptors(ReadDeferredBody)
   @ApiOperation({
     summary: `Create or update up to ${MAX_BATCH_ITEMS} subnames, all or nothing`,
     description:
