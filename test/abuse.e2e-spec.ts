@@ -1,0 +1,191 @@
+import { connect, Socket } from 'node:net';
+import { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** Bounded work per request: each refusal is asserted by status, body size and what was (not) done. */
+describe('abuse: bounded work before the expensive part', () => {
+  let t: TestApp;
+  let key: string;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    key = (await t.issueKey(['oak.eth', 'ab.eth'], 5000)).key;
+    await new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve));
+    port = (t.http.address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  const batch = (token: string, body: unknown) =>
+    request(t.http)
+      .post('/api/v1/subnames/batch')
+      .set('x-auth-token', token)
+      .send(body as object);
+  const rows = async () => Number((await t.dataSource.query('SELECT count(*) AS n FROM subnames'))[0].n);
+  const exportOf = (parent: string) =>
+    request(t.http)
+      .get(`/api/v1/subnames/export?parentName=${encodeURIComponent(parent)}`)
+      .set('x-auth-token', key)
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => done(null, text));
+      });
+
+  describe('arrays past their bound', () => {
+    it('70,000 {} items: a 400 naming the bound, one entry, no element validated', async () => {
+      const res = await batch(key, { items: Array.from({ length: 70_000 }, () => ({})) }).expect(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        errors: [{ field: 'items', message: 'must contain no more than 1000 elements (70000 given)' }],
+      });
+      // Had a single element been validated, its two missing fields would be named here.
+      expect(res.body.moreErrors).toBeUndefined();
+      expect(res.text.length).toBeLessThan(1024);
+      expect(await rows()).toBe(0);
+    });
+
+    it('an item whose texts are past their bound is named by path, the rest of the batch not validated', async () => {
+      const texts = Array.from({ length: 5000 }, () => ({}));
+      const res = await batch(key, { items: [{ parentName: 'oak.eth', label: 'a' }, { texts }] }).expect(400);
+      expect(res.body.errors).toEqual([
+        { field: 'items[1].texts', message: 'must contain no more than 50 elements (5000 given)' },
+      ]);
+    });
+
+    it('1000 items with two bad fields each: errors[] lists 100, moreErrors counts the other 1,900', async () => {
+      const res = await batch(key, { items: Array.from({ length: 1000 }, () => ({})) }).expect(400);
+      expect(res.body.errors).toHaveLength(100);
+      expect(res.body.errors[0]).toEqual({ field: 'items[0].parentName', message: 'is required' });
+      expect(res.body.moreErrors).toBe(1900);
+      expect(res.body.detail).toBe('2000 fields are invalid');
+      expect(res.text.length).toBeLessThan(16 * 1024);
+    });
+  });
+
+  describe('keyed batch: the key is checked from the headers before the body is read', () => {
+    /** Sends headers announcing a 2 MB body, then only its first bytes, and waits for whatever answer comes. */
+    function announceLargeBody(token: string): Promise<string> {
+      return new Promise((resolve, reject) => {
+        const socket: Socket = connect(port, '127.0.0.1');
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (d: string) => {
+          answer += d;
+          if (answer.includes('\r\n\r\n') && answer.includes('}')) {
+            socket.destroy();
+            resolve(answer);
+          }
+        });
+        socket.on('error', reject);
+        socket.setTimeout(10_000, () => {
+          socket.destroy();
+          resolve(answer);
+        });
+        socket.write(
+          'POST /api/v1/subnames/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+            `x-auth-token: ${token}\r\nContent-Length: ${2 * 1024 * 1024 - 1}\r\n\r\n{"items":[`,
+        );
+      });
+    }
+
+    it('a made-up key is refused 401 while the body is still unsent (so it was never waited for nor parsed)', async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => announceLargeBody(`made-up-key-${i}`)));
+      for (const answer of answers) {
+        expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+        expect(answer).toContain('"code":"UNAUTHORIZED"');
+      }
+    });
+
+    it('a valid key still has its body read, checked and applied', async () => {
+      const res = await batch(key, { items: [{ parentName: 'oak.eth', label: 'deferred' }] }).expect(200);
+      expect(res.body.created).toBe(1);
+      const unsafe = await batch(key, { items: [{ parentName: 'oak.eth', label: 'a\u0000b' }] }).expect(400);
+      expect(unsafe.body.errors[0].message).toMatch(/NUL/);
+      await request(t.http)
+        .post('/api/v1/subnames/batch')
+        .set('x-auth-token', key)
+        .set('content-type', 'application/json')
+        .send('{"items": [')
+        .expect(400);
+    });
+  });
+
+  describe('no key is special', () => {
+    it('metadata keys named like Object.prototype members are stored, returned and filtered like any other', async () => {
+      const metadata = ['toString', 'valueOf', 'hasOwnProperty'].map((k) => ({ key: k, value: 'yes' }));
+      await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .send({ parentName: 'oak.eth', label: 'proto', metadata })
+        .expect(201);
+      const read = await request(t.http).get('/api/v1/subnames/proto.oak.eth').expect(200);
+      expect(read.body.metadata).toEqual({ toString: 'yes', valueOf: 'yes', hasOwnProperty: 'yes' });
+      const search = (filter: Record<string, string>) =>
+        request(t.http).post('/api/v1/subnames/search').send({ parentName: 'oak.eth', metadata: filter }).expect(200);
+      expect((await search({ toString: 'nope' })).body.totalItems).toBe(0);
+      expect((await search({ toString: 'yes' })).body.items.map((s: { label: string }) => s.label)).toEqual(['proto']);
+      const list = await request(t.http).get('/api/v1/subnames?parentName=oak.eth&metadata[valueOf]=nope').expect(200);
+      expect(list.body.totalItems).toBe(0);
+    });
+
+    it.each(['toString', 'valueOf', 'hasOwnProperty'])(
+      'an unknown body field %j is refused as any unknown field',
+      async (k) => {
+        const res = await request(t.http)
+          .post('/api/v1/subnames')
+          .set('x-auth-token', key)
+          .send({ parentName: 'oak.eth', label: 'never', [k]: 'x' })
+          .expect(400);
+        expect(res.body.errors).toEqual([{ field: k, message: 'is not an accepted field' }]);
+        expect((await request(t.http).get('/api/v1/subnames/never.oak.eth')).status).toBe(404);
+      },
+    );
+  });
+
+  describe('what is stored exports and imports', () => {
+    it('a parent that is 6 characters once normalised (a soft hyphen) is refused, whatever its raw length', async () => {
+      const res = await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .send({ parentName: 'ab\u00ad.eth', label: 'x' })
+        .expect(400);
+      expect(res.body.errors[0].field).toBe('parentName');
+    });
+
+    it('names whose normalised forms differ in length from their raw forms round-trip through export and import', async () => {
+      const sent = [
+        { parentName: 'oak.eth', label: 'so\u00adft', texts: [{ key: 'url', value: 'https://soft.example' }] },
+        { parentName: `${'\u200b'.repeat(260)}oak.eth`, label: 'zero\u200bwidth' },
+        { parentName: 'oak.eth', label: '\u3371\u338f\ufb01', metadata: [{ key: 'toString', value: 'kept' }] },
+        { parentName: 'oak.eth', label: 'A'.repeat(255) },
+        // Stored under the earlier raw-length rule: given in its stored form, a batch item is taken.
+        { parentName: 'ab.eth', label: 'legacy' },
+        { parentName: `${'hpa'.repeat(50)}.${'hpa'.repeat(50)}.oak.eth`, label: 'long' },
+      ];
+      const written = await batch(key, { items: sent }).expect(200);
+      expect(written.body.items.map((i: { fullName: string }) => i.fullName)).toEqual([
+        'soft.oak.eth',
+        'zerowidth.oak.eth',
+        'hpakgfi.oak.eth',
+        `${'a'.repeat(255)}.oak.eth`,
+        'legacy.ab.eth',
+        `long.${'hpa'.repeat(50)}.${'hpa'.repeat(50)}.oak.eth`,
+      ]);
+      const before = `${(await exportOf('oak.eth').expect(200)).body}${(await exportOf('ab.eth').expect(200)).body}`;
+      const lines = before.trim().split('\n');
+      const stored = await t.dataSource.query('SELECT full_name, texts, metadata FROM subnames ORDER BY full_name');
+      await t.dataSource.query('DELETE FROM subnames');
+      const imported = await batch(key, { items: lines.map((l) => JSON.parse(l) as unknown) }).expect(200);
+      expect(imported.body.created).toBe(lines.length);
+      expect(await t.dataSource.query('SELECT full_name, texts, metadata FROM subnames ORDER BY full_name')).toEqual(
+        stored,
+      );
+      const after = `${(await exportOf('oak.eth').expect(200)).body}${(await exportOf('ab.eth').expect(200)).body}`;
+      expect(after).toBe(before);
+    });
+  });
+});
