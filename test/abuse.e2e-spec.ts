@@ -11,7 +11,7 @@ describe('abuse: bounded work before the expensive part', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    key = (await t.issueKey(['oak.eth', 'ab.eth'], 5000)).key;
+    key = (await t.issueKey(['oak.eth', 'abc.eth'], 5000)).key;
     await new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve));
     port = (t.http.address() as AddressInfo).port;
   });
@@ -162,9 +162,8 @@ describe('abuse: bounded work before the expensive part', () => {
         { parentName: `${'\u200b'.repeat(260)}oak.eth`, label: 'zero\u200bwidth' },
         { parentName: 'oak.eth', label: '\u3371\u338f\ufb01', metadata: [{ key: 'toString', value: 'kept' }] },
         { parentName: 'oak.eth', label: 'A'.repeat(255) },
-        // Stored under the earlier raw-length rule: given in its stored form, a batch item is taken.
-        { parentName: 'ab.eth', label: 'legacy' },
-        { parentName: `${'hpa'.repeat(50)}.${'hpa'.repeat(50)}.oak.eth`, label: 'long' },
+        { parentName: 'abc\u00ad.eth', label: 'x' },
+        { parentName: `${'\u3371'.repeat(40)}.oak.eth`, label: 'long' },
       ];
       const written = await batch(key, { items: sent }).expect(200);
       expect(written.body.items.map((i: { fullName: string }) => i.fullName)).toEqual([
@@ -172,10 +171,10 @@ describe('abuse: bounded work before the expensive part', () => {
         'zerowidth.oak.eth',
         'hpakgfi.oak.eth',
         `${'a'.repeat(255)}.oak.eth`,
-        'legacy.ab.eth',
-        `long.${'hpa'.repeat(50)}.${'hpa'.repeat(50)}.oak.eth`,
+        'x.abc.eth',
+        `long.${'hpa'.repeat(40)}.oak.eth`,
       ]);
-      const before = `${(await exportOf('oak.eth').expect(200)).body}${(await exportOf('ab.eth').expect(200)).body}`;
+      const before = `${(await exportOf('oak.eth').expect(200)).body}${(await exportOf('abc.eth').expect(200)).body}`;
       const lines = before.trim().split('\n');
       const stored = await t.dataSource.query('SELECT full_name, texts, metadata FROM subnames ORDER BY full_name');
       await t.dataSource.query('DELETE FROM subnames');
@@ -184,7 +183,7 @@ describe('abuse: bounded work before the expensive part', () => {
       expect(await t.dataSource.query('SELECT full_name, texts, metadata FROM subnames ORDER BY full_name')).toEqual(
         stored,
       );
-      const after = `${(await exportOf('oak.eth').expect(200)).body}${(await exportOf('ab.eth').expect(200)).body}`;
+      const after = `${(await exportOf('oak.eth').expect(200)).body}${(await exportOf('abc.eth').expect(200)).body}`;
       expect(after).toBe(before);
     });
   });

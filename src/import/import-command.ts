@@ -3,7 +3,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { ValidationFailedError } from '../common/errors';
 import { AppValidationPipe } from '../common/validation/validation.pipe';
 import { MAX_BATCH_ITEMS } from '../subnames/dto/batch-subnames.dto';
-import { BatchItemDto } from '../subnames/dto/create-subname.dto';
+import { CreateSubnameDto } from '../subnames/dto/create-subname.dto';
 import { batchUrl, sendBatch } from './batch-client';
 import {
   countEntries,
@@ -88,7 +88,7 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-/** Validates like an item of POST /subnames/batch (the same pipe and DTO), so a dry run refuses exactly what the service would. */
+/** Validates like POST /subnames (the same pipe and DTO), so a dry run refuses exactly what the service would. */
 class EntryChecker {
   private readonly pipe = new AppValidationPipe();
   /** Normalised fullName → where it was first seen. */
@@ -96,12 +96,12 @@ class EntryChecker {
 
   async check(record: ImportRecord): Promise<string | null> {
     if (record.problem) return record.problem;
-    let dto: BatchItemDto;
+    let dto: CreateSubnameDto;
     try {
       dto = (await this.pipe.transform(record.body, {
         type: 'body',
-        metatype: BatchItemDto,
-      })) as BatchItemDto;
+        metatype: CreateSubnameDto,
+      })) as CreateSubnameDto;
     } catch (e) {
       if (e instanceof ValidationFailedError) return (e.errors ?? []).map((f) => `${f.field}: ${f.message}`).join('; ');
       throw e;

@@ -3,14 +3,14 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
 import { HasNoArrayEntries } from '../../common/validation/validators';
 import { markRepeatedFullNames } from './batch-repeats';
-import { BatchItemDto } from './create-subname.dto';
+import { CreateSubnameDto } from './create-subname.dto';
 import { SubnameResponse } from './subname.response';
 
 export const MAX_BATCH_ITEMS = 1000;
 
 export class BatchSubnamesDto {
   @ApiProperty({
-    type: [BatchItemDto],
+    type: [CreateSubnameDto],
     minItems: 1,
     maxItems: MAX_BATCH_ITEMS,
     description:
@@ -22,9 +22,9 @@ export class BatchSubnamesDto {
   @ArrayMaxSize(MAX_BATCH_ITEMS)
   @HasNoArrayEntries()
   @ValidateNested({ each: true })
-  @Type(() => BatchItemDto)
+  @Type(() => CreateSubnameDto)
   @Transform(markRepeatedFullNames)
-  items: BatchItemDto[];
+  items: CreateSubnameDto[];
 }
 
 export class BatchItemResult {

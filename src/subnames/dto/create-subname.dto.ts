@@ -53,98 +53,83 @@ export class MetadataRecordDto {
  * Body of POST /subnames; a left-out field keeps its stored value, null clears an optional scalar. Once the
  * pipe has built it, every value is canonical: label and parentName ENSIP-15 normalised, address values in
  * their coin's canonical text (EIP-55 for EVM chains), owner EIP-55, contenthash as its URI. Length bounds hold
- * the normalised names; `storedForm` also takes a name given exactly as stored, whatever its length.
+ * the normalised names (what is stored), so whatever is stored can be sent back as it is.
  */
-function subnameBody(storedForm: boolean) {
-  class SubnameBody {
-    @ApiProperty({ example: 'oak.eth', minLength: 7, maxLength: 255 })
-    @IsEnsName(2, { length: [7, 255], storedForm })
-    parentName: string;
+export class CreateSubnameDto {
+  @ApiProperty({ example: 'oak.eth', minLength: 7, maxLength: 255 })
+  @IsEnsName(2, { length: [7, 255] })
+  parentName: string;
 
-    @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255 })
-    @IsEnsLabel({ length: [1, 255], storedForm })
-    @IsFirstOfItsFullName() // fails only inside POST /subnames/batch, for an item repeating an earlier fullName
-    label: string;
+  @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255 })
+  @IsEnsLabel({ length: [1, 255] })
+  @IsFirstOfItsFullName() // fails only inside POST /subnames/batch, for an item repeating an earlier fullName
+  label: string;
 
-    @ApiPropertyOptional({
-      type: [TextRecordDto],
-      maxItems: MAX_RECORDS,
-      example: [
-        { key: 'avatar', value: 'https://example.com/alice.png' },
-        { key: 'com.github', value: 'alice' },
-      ],
-    })
-    @ValidateIf(isGiven)
-    @IsArray()
-    @ArrayMaxSize(MAX_RECORDS)
-    @HasUniqueEntries('key')
-    @HasNoArrayEntries()
-    @ValidateNested({ each: true })
-    @Type(() => TextRecordDto)
-    texts?: TextRecordDto[];
+  @ApiPropertyOptional({
+    type: [TextRecordDto],
+    maxItems: MAX_RECORDS,
+    example: [
+      { key: 'avatar', value: 'https://example.com/alice.png' },
+      { key: 'com.github', value: 'alice' },
+    ],
+  })
+  @ValidateIf(isGiven)
+  @IsArray()
+  @ArrayMaxSize(MAX_RECORDS)
+  @HasUniqueEntries('key')
+  @HasNoArrayEntries()
+  @ValidateNested({ each: true })
+  @Type(() => TextRecordDto)
+  texts?: TextRecordDto[];
 
-    @ApiPropertyOptional({
-      type: [AddressRecordDto],
-      maxItems: MAX_RECORDS,
-      example: [
-        { coin: 60, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-        { coin: 0, value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
-        { coin: 501, value: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' },
-        { coin: 2147492101, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-      ],
-    })
-    @ValidateIf(isGiven)
-    @IsArray()
-    @ArrayMaxSize(MAX_RECORDS)
-    @HasUniqueEntries('coin')
-    @HasNoArrayEntries()
-    @ValidateNested({ each: true })
-    @Type(() => AddressRecordDto)
-    addresses?: AddressRecordDto[];
+  @ApiPropertyOptional({
+    type: [AddressRecordDto],
+    maxItems: MAX_RECORDS,
+    example: [
+      { coin: 60, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      { coin: 0, value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      { coin: 501, value: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' },
+      { coin: 2147492101, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+    ],
+  })
+  @ValidateIf(isGiven)
+  @IsArray()
+  @ArrayMaxSize(MAX_RECORDS)
+  @HasUniqueEntries('coin')
+  @HasNoArrayEntries()
+  @ValidateNested({ each: true })
+  @Type(() => AddressRecordDto)
+  addresses?: AddressRecordDto[];
 
-    @ApiPropertyOptional({
-      type: [MetadataRecordDto],
-      maxItems: MAX_RECORDS,
-      example: [{ key: 'tier', value: 'gold' }],
-    })
-    @ValidateIf(isGiven)
-    @IsArray()
-    @ArrayMaxSize(MAX_RECORDS)
-    @HasUniqueEntries('key')
-    @HasNoArrayEntries()
-    @ValidateNested({ each: true })
-    @Type(() => MetadataRecordDto)
-    metadata?: MetadataRecordDto[];
+  @ApiPropertyOptional({ type: [MetadataRecordDto], maxItems: MAX_RECORDS, example: [{ key: 'tier', value: 'gold' }] })
+  @ValidateIf(isGiven)
+  @IsArray()
+  @ArrayMaxSize(MAX_RECORDS)
+  @HasUniqueEntries('key')
+  @HasNoArrayEntries()
+  @ValidateNested({ each: true })
+  @Type(() => MetadataRecordDto)
+  metadata?: MetadataRecordDto[];
 
-    @ApiPropertyOptional({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', nullable: true, type: String })
-    @IsOptional()
-    @IsEvmAddress()
-    owner?: string | null;
+  @ApiPropertyOptional({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', nullable: true, type: String })
+  @IsOptional()
+  @IsEvmAddress()
+  owner?: string | null;
 
-    @ApiPropertyOptional({
-      example: 'ipfs://bafybeibj6lixxzqtsb45ysdjnupvqkufgdvzqbnvmhw2kf7cfkesy7r7d4',
-      nullable: true,
-      type: String,
-      description: 'ipfs://, ipns://, bzz://, sia://, ar://, onion://, onion3:// URI or 0x-encoded ENSIP-7 bytes',
-    })
-    @IsOptional()
-    @IsContenthash()
-    contenthash?: string | null;
+  @ApiPropertyOptional({
+    example: 'ipfs://bafybeibj6lixxzqtsb45ysdjnupvqkufgdvzqbnvmhw2kf7cfkesy7r7d4',
+    nullable: true,
+    type: String,
+    description: 'ipfs://, ipns://, bzz://, sia://, ar://, onion://, onion3:// URI or 0x-encoded ENSIP-7 bytes',
+  })
+  @IsOptional()
+  @IsContenthash()
+  contenthash?: string | null;
 
-    @ApiPropertyOptional({ example: 3600, minimum: 0, maximum: MAX_TTL, nullable: true, type: Number })
-    @IsOptional()
-    @IsInt()
-    @Min(0)
-    @Max(MAX_TTL)
-    ttl?: number | null;
-  }
-  return SubnameBody;
+  @ApiPropertyOptional({ example: 3600, minimum: 0, maximum: MAX_TTL, nullable: true, type: Number })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TTL)
+  ttl?: number | null;
 }
-
-export class CreateSubnameDto extends subnameBody(false) {}
-
-/**
- * An item of POST /subnames/batch, and so a line of an import file: a name given exactly in its stored form is
- * taken whatever its length, so that anything the service stored (under any earlier rule) exports and imports.
- */
-export class BatchItemDto extends subnameBody(true) {}
