@@ -188,3 +188,38 @@ describe('abuse: bounded work before the expensive part', () => {
     });
   });
 });
+
+describe('saturation: a full pool is busy, not unavailable', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // One connection and a 100 ms wait for it: a burst of writes must queue past the wait.
+    t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '100' });
+  });
+  afterAll(() => t.close());
+
+  it('writes past the wait get 503 SERVICE_BUSY with Retry-After; the rest succeed; readiness stays up', async () => {
+    const { key } = await t.issueKey(['oak.eth'], 5000);
+    const create = (i: number) =>
+      request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .send({ parentName: 'oak.eth', label: `b${i}` });
+    const [answers, ready] = await Promise.all([
+      Promise.all(Array.from({ length: 300 }, (_, i) => create(i))),
+      new Promise((r) => setTimeout(r, 50)).then(() => request(t.http).get('/health/ready')),
+    ]);
+    const busy = answers.filter((a) => a.status === 503);
+    expect(answers.filter((a) => a.status !== 503 && a.status !== 201)).toEqual([]);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const a of busy) {
+      expect(a.body).toMatchObject({ code: 'SERVICE_BUSY', status: 503, title: 'Service busy' });
+      expect(a.headers['retry-after']).toBe('2');
+    }
+    expect(ready.status).toBe(200);
+    expect(ready.body.details.database).toMatchObject({ status: 'up' });
+    // Nothing half-written: every 201 is a row, every 503 none.
+    const stored = Number((await t.dataSource.query('SELECT count(*) AS n FROM subnames'))[0].n);
+    expect(stored).toBe(answers.length - busy.length);
+  });
+});
