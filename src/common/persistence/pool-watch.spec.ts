@@ -1,9 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { isDatabaseBusy, isDatabaseUnavailable } from './database-errors';
 import { POOL_WAIT_TIMEOUT, PoolWatch } from './pool-watch';
 
 /** A pool whose connect fails after the test has released (or not) other connections during the wait. */
-class FakePool extends EventEmitter {
+class FakePool {
   pending: ((err: Error) => void)[] = [];
   connect = (...args: unknown[]): unknown => {
     const callback = args[0] as ((err: Error | undefined) => void) | undefined;
@@ -26,40 +25,39 @@ describe(PoolWatch.name, () => {
     return { pool, sut };
   }
 
-  it('marks a wait timeout busy when a connection came back during the wait, unavailable when none did', async () => {
-    const { pool } = setUp();
+  it('marks a wait timeout busy when a query was answered during the wait, unavailable when none was', async () => {
+    const { pool, sut } = setUp();
     const busy = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
-    pool.emit('release', undefined);
+    sut.answered();
     pool.timeOut();
     const stuck = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
-    pool.emit('release', new Error('client broke'));
     pool.timeOut();
     expect([isDatabaseBusy(await busy), isDatabaseUnavailable(await busy)]).toEqual([true, false]);
     expect([isDatabaseBusy(await stuck), isDatabaseUnavailable(await stuck)]).toEqual([false, true]);
   });
 
   it('marks the callback form (the one TypeORM uses) the same way, and through a driverError', () => {
-    const { pool } = setUp();
+    const { pool, sut } = setUp();
     let got: unknown;
     pool.connect((err: unknown) => (got = { driverError: err }));
-    pool.emit('release', undefined);
+    sut.answered();
     pool.timeOut();
     expect(isDatabaseBusy(got)).toBe(true);
   });
 
   it('never marks a connection failure busy', async () => {
-    const { pool } = setUp();
+    const { pool, sut } = setUp();
     const refused = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
-    pool.emit('release', undefined);
+    sut.answered();
     for (const fail of pool.pending.splice(0))
       fail(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     expect([isDatabaseBusy(await refused), isDatabaseUnavailable(await refused)]).toEqual([false, true]);
   });
 
-  it('answeredWithin says whether a connection came back lately', () => {
-    const { pool, sut } = setUp();
+  it('answeredWithin says whether the database answered lately', () => {
+    const { sut } = setUp();
     expect(sut.answeredWithin(1000)).toBe(false);
-    pool.emit('release', undefined);
+    sut.answered();
     expect(sut.answeredWithin(1000)).toBe(true);
   });
 });

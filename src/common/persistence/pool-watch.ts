@@ -1,38 +1,39 @@
 /** pg-pool's error when a request waited connectionTimeoutMillis for a pooled connection and got none. */
 export const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
-/** What a pg pool offers that the watch needs: its events, and its connect in both of pg's forms. */
+/** What a pg pool offers that the watch needs: its connect, in both of pg's forms. */
 interface WatchedPool {
-  on(event: 'release', listener: (err: unknown) => void): unknown;
   connect: (...args: unknown[]) => unknown;
 }
 
 /**
- * Tells a full pool from a database gone away. A pool that keeps handing connections back is serving queries: a
- * request that timed out waiting behind them met a busy service (`databaseBusy` is set on its error, so it is
- * answered 503 SERVICE_BUSY), while one during whose wait no connection came back met a database that stopped
- * answering (SERVICE_UNAVAILABLE). Readiness asks the same question of its own probe.
+ * Tells a full pool from a database gone away. While the database answers queries, a request that timed out
+ * waiting for a pooled connection met a busy service (`databaseBusy` is set on its error, so it is answered 503
+ * SERVICE_BUSY); one during whose wait no query was answered met a database that stopped answering
+ * (SERVICE_UNAVAILABLE). Readiness asks the same question of its own probe. The pool's connections tell it of
+ * each answer (`answered`); a connection handed back after a timeout is no answer.
  */
 export class PoolWatch {
-  private released = 0;
-  private lastReleaseAt = 0;
+  private answers = 0;
+  private lastAnswerAt = 0;
 
-  /** Whether a connection came back to the pool in the last `ms` milliseconds (queries are completing). */
+  /** A query was answered by the database. */
+  answered(): void {
+    this.answers++;
+    this.lastAnswerAt = Date.now();
+  }
+
+  /** Whether the database answered a query in the last `ms` milliseconds. */
   answeredWithin(ms: number): boolean {
-    return this.lastReleaseAt > 0 && Date.now() - this.lastReleaseAt <= ms;
+    return this.lastAnswerAt > 0 && Date.now() - this.lastAnswerAt <= ms;
   }
 
   watch(pool: WatchedPool): void {
-    pool.on('release', (err) => {
-      if (err) return;
-      this.released++;
-      this.lastReleaseAt = Date.now();
-    });
     const connect = pool.connect.bind(pool);
     pool.connect = (...args: unknown[]) => {
-      const before = this.released;
+      const before = this.answers;
       const mark = (err: unknown) => {
-        if (err instanceof Error && err.message === POOL_WAIT_TIMEOUT && this.released > before) {
+        if (err instanceof Error && err.message === POOL_WAIT_TIMEOUT && this.answers > before) {
           (err as Error & { databaseBusy?: boolean }).databaseBusy = true;
         }
         return err;
