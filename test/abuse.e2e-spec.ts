@@ -132,6 +132,17 @@ describe('abuse: bounded work before the expensive part', () => {
       expect(list.body.totalItems).toBe(0);
     });
 
+    it('record keys named __proto__ and constructor are stored and returned as they are', async () => {
+      const metadata = ['__proto__', 'constructor'].map((k) => ({ key: k, value: 'kept' }));
+      await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .send({ parentName: 'oak.eth', label: 'proto2', metadata })
+        .expect(201);
+      const read = await request(t.http).get('/api/v1/subnames/proto2.oak.eth').expect(200);
+      expect(JSON.parse(read.text).metadata).toEqual(JSON.parse('{"__proto__": "kept", "constructor": "kept"}'));
+    });
+
     it.each(['toString', 'valueOf', 'hasOwnProperty'])(
       'an unknown body field %j is refused as any unknown field',
       async (k) => {
