@@ -128,6 +128,67 @@ describe('abuse: bounded work before the expensive part', () => {
     });
   });
 
+  describe('exports per key', () => {
+    /** Starts an export and reads only its status line and headers: the stream then waits on the client. */
+    function stalledExport(token: string): Promise<{ head: string; socket: Socket }> {
+      return new Promise((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let head = '';
+        socket.setEncoding('latin1');
+        socket.on('error', reject);
+        socket.on('data', (d: string) => {
+          head += d;
+          const end = head.indexOf('\r\n\r\n');
+          if (end !== -1) {
+            socket.pause();
+            socket.removeAllListeners('data');
+            resolve({ head: head.slice(0, end), socket });
+          }
+        });
+        socket.write(
+          `GET /api/v1/subnames/export?parentName=big.eth HTTP/1.1\r\nHost: x\r\nx-auth-token: ${token}\r\n\r\n`,
+        );
+      });
+    }
+
+    it('a key runs 2 at once: the third is 429 RATE_LIMITED with Retry-After; another key is not held up', async () => {
+      const owner = (await t.issueKey(['big.eth'], 20_000)).key;
+      const other = (await t.issueKey(['big.eth'], 1)).key;
+      const text = 'x'.repeat(1500);
+      for (let b = 0; b < 12; b++) {
+        const items = Array.from({ length: 1000 }, (_, i) => ({
+          parentName: 'big.eth',
+          label: `n${b}-${i}`,
+          texts: [{ key: 'description', value: text }],
+        }));
+        await batch(owner, { items }).expect(200);
+      }
+      const held = [await stalledExport(owner), await stalledExport(owner)];
+      try {
+        for (const h of held) expect(h.head).toMatch(/^HTTP\/1\.1 200 /);
+        const third = await request(t.http)
+          .get('/api/v1/subnames/export?parentName=big.eth')
+          .set('x-auth-token', owner);
+        expect(third.status).toBe(429);
+        expect(third.body).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+        expect(third.headers['retry-after']).toBe('5');
+        const another = await stalledExport(other);
+        expect(another.head).toMatch(/^HTTP\/1\.1 200 /);
+        another.socket.destroy();
+      } finally {
+        for (const h of held) h.socket.destroy();
+      }
+      // The slots come back once the streams end: a new export of the key is served again.
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 200; i++) {
+        const res = await request(t.http).head('/api/v1/subnames/export?parentName=big.eth').set('x-auth-token', owner);
+        status = res.status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(200);
+    });
+  });
+
   describe('no key is special', () => {
     it('metadata keys named like Object.prototype members are stored, returned and filtered like any other', async () => {
       const metadata = ['toString', 'valueOf', 'hasOwnProperty'].map((k) => ({ key: k, value: 'yes' }));
