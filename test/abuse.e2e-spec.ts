@@ -280,8 +280,8 @@ describe('saturation: a full pool is busy, not unavailable', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    // One connection and a 100 ms wait for it: a burst of writes must queue past the wait.
-    t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '100' });
+    // One connection and a 400 ms wait for it: a burst of writes must queue past the wait.
+    t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '400' });
   });
   afterAll(() => t.close());
 
