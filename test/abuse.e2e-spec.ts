@@ -310,3 +310,58 @@ describe('saturation: a full pool is busy, not unavailable', () => {
     expect(stored).toBe(answers.length - busy.length);
   });
 });
+
+describe('keyed batch: both budgets are charged from the headers, before the body is read', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_IP: '2', RATE_LIMIT_PER_KEY: '1' });
+    await new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve));
+    port = (t.http.address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  /** Headers announcing a 2 MB batch body, and none of it: the status line of whatever answer comes. */
+  function statusWithoutBody(token: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('error', reject);
+      socket.on('data', (d: string) => {
+        answer += d;
+        if (answer.includes('\r\n')) {
+          socket.destroy();
+          resolve(answer.slice(0, answer.indexOf('\r\n')));
+        }
+      });
+      socket.setTimeout(10_000, () => {
+        socket.destroy();
+        resolve('no answer');
+      });
+      socket.write(
+        'POST /api/v1/subnames/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          `x-auth-token: ${token}\r\nContent-Length: ${2 * 1024 * 1024 - 1}\r\n\r\n`,
+      );
+    });
+  }
+
+  it('made-up keys spend the address budget and then get 429; a key past its own budget gets 429', async () => {
+    const { key } = await t.issueKey(['oak.eth'], 10);
+    // One valid batch, read and applied: the key's budget (1) is spent, the address's unit given back.
+    await request(t.http)
+      .post('/api/v1/subnames/batch')
+      .set('x-auth-token', key)
+      .send({ items: [{ parentName: 'oak.eth', label: 'one' }] })
+      .expect(200);
+    expect(await statusWithoutBody(key)).toBe('HTTP/1.1 429 Too Many Requests');
+    // Made-up keys count against the address (2 in all): a 401 each until it is spent, then 429.
+    const statuses: string[] = [];
+    for (let i = 0; i < 3; i++) statuses.push(await statusWithoutBody(`made-up-${i}`));
+    expect(statuses.every((s) => s === 'HTTP/1.1 401 Unauthorized' || s === 'HTTP/1.1 429 Too Many Requests')).toBe(
+      true,
+    );
+    expect(statuses[2]).toBe('HTTP/1.1 429 Too Many Requests');
+  });
+});
