@@ -1,6 +1,9 @@
 import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { poolWatch } from '../common/persistence/pool-watch';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
@@ -19,6 +22,12 @@ export class DatabaseTarget implements OnApplicationShutdown {
 }
 
 const logger = new Logger('Database');
+
+/**
+ * How long a query may wait for the embedded database's one pooled connection (at least): a burst of requests
+ * queues there one transaction at a time, which is slowness to wait out, not an outage to answer 503 to.
+ */
+export const EMBEDDED_POOL_WAIT_MS = 60_000;
 
 @Global()
 @Module({
@@ -43,13 +52,16 @@ const logger = new Logger('Database');
           // PGlite is one PostgreSQL session: one pooled connection keeps transactions apart.
           poolSize: target.embedded ? 1 : config.database.poolSize,
           statementTimeoutMs: config.database.statementTimeoutMs,
-          connectTimeoutMs: config.database.connectTimeoutMs,
+          connectTimeoutMs: target.embedded
+            ? Math.max(config.database.connectTimeoutMs, EMBEDDED_POOL_WAIT_MS)
+            : config.database.connectTimeoutMs,
         }),
         retryAttempts: 5,
         retryDelay: 2000,
       }),
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
+        poolWatch.watch((dataSource.driver as PostgresDriver).master as Pool);
         await runMigrations(dataSource, new Logger('Migrations'));
         return dataSource;
       },

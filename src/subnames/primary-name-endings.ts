@@ -36,6 +36,15 @@ export function ethAddressChanges(
   return changes;
 }
 
+/** Which primary names these committed writes ended (told to the writer, never refused); none without `endings`. */
+export function endedBy(
+  endings: PrimaryNameEndings | undefined,
+  writes: { entity: SubnameEntity; previous: SubnameEntity | null }[],
+): Promise<EndedPrimaryName[]> {
+  const changes = ethAddressChanges(writes);
+  return changes.length > 0 && endings ? endings.endedBy(changes) : Promise.resolve([]);
+}
+
 /**
  * The X-Primary-Name-Ended header: `<address> <name>` per ended choice, comma-separated; names percent-encoded as
  * in a URI component, since header values carry ASCII only (an ASCII name reads as itself).

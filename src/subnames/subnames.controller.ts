@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -13,6 +13,7 @@ import type { Response } from 'express';
 import type { AuthenticatedKey } from '../auth/api-key';
 import type { Actor } from '../audit/audit.types';
 import { ApiKeyAuth, CurrentActor, CurrentApiKey } from '../auth/decorators';
+import { ReadDeferredBody } from '../common/http/deferred-body';
 import { streamNdjson } from '../common/http/ndjson';
 import { ApiProblems } from '../common/http/openapi';
 import { quotaHeaders } from '../quota/quota.errors';
@@ -24,6 +25,7 @@ import { SubnameParams } from './dto/subname-params.dto';
 import { SubnamePageResponse } from './dto/subname-page.response';
 import { SubnameResponse } from './dto/subname.response';
 import { PRIMARY_NAME_ENDED_HEADER, primaryNameEndedHeader } from './primary-name-endings';
+import { SubnamesBatchService } from './subnames-batch.service';
 import { SubnamesService, WriteResult } from './subnames.service';
 
 const SEARCH_PROBLEMS: [number, string][] = [
@@ -51,7 +53,10 @@ function sendWrite(res: Response, result: WriteResult): SubnameResponse {
 @ApiTags('subnames')
 @Controller('subnames')
 export class SubnamesController {
-  constructor(private readonly subnames: SubnamesService) {}
+  constructor(
+    private readonly subnames: SubnamesService,
+    private readonly batch: SubnamesBatchService,
+  ) {}
 
   @Post()
   @ApiKeyAuth()
@@ -79,6 +84,7 @@ export class SubnamesController {
   @Post('batch')
   @HttpCode(200)
   @ApiKeyAuth()
+  @UseInterceptors(ReadDeferredBody)
   @ApiOperation({
     summary: `Create or update up to ${MAX_BATCH_ITEMS} subnames, all or nothing`,
     description:
@@ -112,7 +118,7 @@ export class SubnamesController {
     @CurrentActor() by: Actor,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BatchResponse> {
-    const result = await this.subnames.upsertMany(key, dto, by);
+    const result = await this.batch.upsertMany(key, dto, by);
     res.set({ ...quotaHeaders(result.quota), ...primaryNameEndedHeader(result.ended) });
     return result.body;
   }
@@ -137,6 +143,7 @@ export class SubnamesController {
   @ApiProblems(
     [400, 'parentName missing or not a valid ENS name'],
     [403, 'FORBIDDEN_PARENT naming each parentName outside the key scope in errors[]'],
+    [429, 'RATE_LIMITED: the key already runs 2 exports at once (Retry-After)'],
   )
   async export(
     @CurrentApiKey() key: AuthenticatedKey,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { dnsEncode, Interface, namehash } from 'ethers';
 import { OpenApi, Operation, Schema } from './openapi';
 
 /**
@@ -406,6 +407,64 @@ type Mutation = { label: string; apply: (m: RequestModel, op: Operation) => void
 
 const pick = <T>(items: T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
 
+// --- Abuse shapes: huge arrays, prototype-named keys, normalisation that changes a name's length ---------------
+
+/** Array lengths past every bound of the API (50 records, 100 page size, 1000 batch items), up to far past. */
+const HUGE_LENGTHS = [51, 101, 1001, 20_000];
+/** Object.prototype's member names, as record keys and object keys: each must behave like any other name. */
+const PROTOTYPE_NAMES = ['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'constructor', '__proto__'];
+/** Characters ENSIP-15 drops (soft hyphen, zero-width space) or expands (㍱ → hpa, ﬁ → fi, ㎏ → kg). */
+const LENGTH_CHANGING = ['\u00ad', '\u200b', '\u3371', '\ufb01', '\u338f'];
+
+function abuseMutations(at: fc.Arbitrary<number>): { arbitrary: fc.Arbitrary<Mutation>; weight: number }[] {
+  const hugeArray = fc
+    .tuple(at, fc.constantFrom(...HUGE_LENGTHS), fc.constantFrom<unknown>({}, 'x', 1))
+    .map(([n, length, item]): Mutation => ({
+      label: `huge array of ${length} ${JSON.stringify(item)}`,
+      apply: (m) => {
+        const slots = slotsOf(m).filter((s) => Array.isArray(s.holder[s.key]));
+        const slot = pick(slots, n) ?? pick(slotsOf(m), n);
+        if (slot) slot.holder[slot.key] = Array.from({ length }, () => fresh(item));
+      },
+    }));
+  const prototypeRecordKey = fc.tuple(at, fc.constantFrom(...PROTOTYPE_NAMES)).map(([n, name]): Mutation => ({
+    label: `record key ${JSON.stringify(name)}`,
+    apply: (m) => {
+      const records = slotsOf(m)
+        .map((s) => s.holder[s.key])
+        .filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null && 'key' in o);
+      const record = pick(records, n);
+      if (record) record.key = name;
+      else if (m.body && 'value' in m.body && typeof m.body.value === 'object' && m.body.value !== null) {
+        // A computed key defines its own property, `__proto__` included.
+        define(m.body.value, 'metadata', { [name]: 'x' });
+      }
+    },
+  }));
+  const lengthChanging = fc
+    .tuple(at, fc.nat(), fc.constantFrom(...LENGTH_CHANGING), fc.constantFrom(1, 3, 300))
+    .map(([n, i, ch, times]): Mutation => ({
+      label: `${times} × ${JSON.stringify(ch)} in a string`,
+      apply: (m) => {
+        const slot = pick(
+          slotsOf(m).filter((s) => typeof s.holder[s.key] === 'string'),
+          n,
+        );
+        if (!slot) return;
+        const text = slot.holder[slot.key] as string;
+        const p = i % (text.length + 1);
+        slot.holder[slot.key] = text.slice(0, p) + ch.repeat(times) + text.slice(p);
+      },
+    }));
+  return [
+    { arbitrary: hugeArray, weight: 2 },
+    { arbitrary: prototypeRecordKey, weight: 2 },
+    { arbitrary: lengthChanging, weight: 3 },
+  ];
+}
+
+// --- End of the abuse shapes ---------------------------------------------------------------------------------
+
 function mutationArb(): fc.Arbitrary<Mutation> {
   const at = fc.nat();
   const onSlot = (label: string, value: fc.Arbitrary<unknown>, only?: (v: unknown) => boolean) =>
@@ -560,6 +619,7 @@ function mutationArb(): fc.Arbitrary<Mutation> {
     { arbitrary: credentials, weight: 2 },
     { arbitrary: oddHeader, weight: 1 },
     { arbitrary: rawTarget, weight: 1 },
+    ...abuseMutations(at),
   );
 }
 
@@ -685,4 +745,67 @@ export function toWire(op: Operation, m: RequestModel, context: FuzzContext): Wi
     body,
     rawSocket: m.rawTarget !== undefined,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared-offset multicalls
+
+const RESOLVER_CALLS = new Interface([
+  'function resolve(bytes name, bytes data)',
+  'function addr(bytes32 node)',
+  'function text(bytes32 node, string key)',
+  'function contenthash(bytes32 node)',
+]);
+
+/** A gateway request whose multicall heads point, many to one, at a few shared inner calls. */
+export interface SharedOffsetMulticall {
+  /** The resolve(bytes,bytes) calldata, 0x-hex. */
+  data: string;
+  /** The inner call each head points at, in order: what the gateway decodes and must answer. */
+  calls: string[];
+}
+
+const abiWord = (n: number) => n.toString(16).padStart(64, '0');
+
+/** multicall(bytes[]) calldata whose heads point at `picks` of the shared calls, each shared call laid out once. */
+function sharedOffsetMulticall(shared: string[], picks: number[]): string {
+  const starts: number[] = [];
+  let tail = picks.length * 32;
+  const tails = shared.map((call) => {
+    const hex = call.slice(2);
+    starts.push(tail);
+    const padded = hex.padEnd(Math.ceil(hex.length / 64) * 64, '0');
+    tail += 32 + padded.length / 2;
+    return `${abiWord(hex.length / 2)}${padded}`;
+  });
+  const heads = picks.map((p) => abiWord(starts[p])).join('');
+  return `0xac9650d8${abiWord(0x20)}${abiWord(picks.length)}${heads}${tails.join('')}`;
+}
+
+/**
+ * resolve(name, multicall) calldata in the amplifying shape: `count` heads, each pointing at one of a few shared
+ * inner calls (addr, contenthash, or text of one of `textKeys`), so that a request of a few kilobytes asks for
+ * as many answers as it has heads. ABI-valid all through; ethers decodes it.
+ */
+export function sharedOffsetMulticallArb(
+  name: string,
+  textKeys: string[],
+  count: fc.Arbitrary<number>,
+): fc.Arbitrary<SharedOffsetMulticall> {
+  const node = namehash(name);
+  const candidates = [
+    RESOLVER_CALLS.encodeFunctionData('addr', [node]),
+    RESOLVER_CALLS.encodeFunctionData('contenthash', [node]),
+    ...textKeys.map((key) => RESOLVER_CALLS.encodeFunctionData('text', [node, key])),
+  ];
+  const shared = fc.uniqueArray(fc.constantFrom(...candidates), { minLength: 1, maxLength: candidates.length });
+  return fc
+    .tuple(shared, count)
+    .chain(([calls, n]) =>
+      fc.array(fc.nat({ max: calls.length - 1 }), { minLength: n, maxLength: n }).map((picks) => ({ calls, picks })),
+    )
+    .map(({ calls, picks }) => ({
+      data: RESOLVER_CALLS.encodeFunctionData('resolve', [dnsEncode(name), sharedOffsetMulticall(calls, picks)]),
+      calls: picks.map((p) => calls[p]),
+    }));
 }

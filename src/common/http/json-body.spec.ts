@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import fc from 'fast-check';
 import { jsonBody, parseStrictJson } from './json-body';
+import { runs } from '../../../test/support/property-runs';
 
 const LIMIT = 2048;
 const bodyParser = () => express.json({ limit: LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
@@ -123,7 +124,7 @@ describe(jsonBody.name, () => {
         const [a, b] = await Promise.all([send(fast.port, sent), send(reference.port, sent)]);
         expect(a).toEqual(b);
       }),
-      { numRuns: 400, seed: 11 },
+      { numRuns: runs(400), seed: 11 },
     );
   });
 
@@ -194,6 +195,34 @@ describe(parseStrictJson.name, () => {
       expect(() => parseStrictJson(text)).toThrow(
         expect.objectContaining({ status: 400, type: 'entity.parse.failed' }),
       );
+    }
+  });
+});
+
+describe('a precheck refuses a text before it is parsed', () => {
+  it('passes the refusal on and never parses; a text it lets through is parsed as usual', async () => {
+    const parse = jest.spyOn(JSON, 'parse');
+    const refusal = Object.assign(new Error('too many'), { status: 400, expose: true, type: 'precheck' });
+    const { server, port } = await serve(
+      jsonBody(LIMIT, bodyParser(), (text) => {
+        if (text.includes('"refuse"')) throw refusal;
+      }),
+    );
+    try {
+      const headers = (body: string) => ({ 'content-type': 'application/json', 'content-length': String(body.length) });
+      parse.mockClear();
+      const refused = await send(port, { headers: headers('{"refuse":1}'), body: Buffer.from('{"refuse":1}') });
+      expect({ status: refused.status, body: JSON.parse(refused.text) as unknown }).toEqual({
+        status: 599,
+        body: { status: 400, expose: true, type: 'precheck' },
+      });
+      // One parse: the test's own, of the answer.
+      expect(parse).toHaveBeenCalledTimes(1);
+      const passed = await send(port, { headers: headers('{"keep":1}'), body: Buffer.from('{"keep":1}') });
+      expect(JSON.parse(passed.text)).toEqual({ bodyPresent: true, body: { keep: 1 } });
+    } finally {
+      parse.mockRestore();
+      server.close();
     }
   });
 });
