@@ -256,6 +256,20 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
     expect(batch.headers['x-primary-name-ended']).toBe(`${holder.address} alice.oak.eth`);
   });
 
+  it('deleting a chosen name succeeds and says which primary name it ended', async () => {
+    const frank = new Wallet(Wallet.createRandom().privateKey);
+    await store('frank', frank.address).expect(201);
+    await post(await signed(frank, 'frank.oak.eth', now())).expect(200);
+    const res = await request(t.http).delete('/api/v1/subnames/frank.oak.eth').set('x-auth-token', key).expect(204);
+    expect(res.headers['x-primary-name-ended']).toBe(`${frank.address} frank.oak.eth`);
+    const found = await request(t.http).get(`/api/v1/primary-names/${frank.address}`).expect(200);
+    expect(found.body).toEqual({ address: frank.address, name: 'frank.oak.eth', verified: false });
+    // A name nobody chose is deleted without a warning.
+    await store('gone', stranger.address).expect(201);
+    const plain = await request(t.http).delete('/api/v1/subnames/gone.oak.eth').set('x-auth-token', key).expect(204);
+    expect(plain.headers['x-primary-name-ended']).toBeUndefined();
+  });
+
   it('an empty name clears the choice; an older signature cannot bring it back', async () => {
     await store('alice', holder.address).expect(200);
     const before = now() + 10;

@@ -197,17 +197,21 @@ export class SubnamesController {
     summary: 'Delete a subname',
     description: 'The name can be created again afterwards; that creation uses quota again (deletes give none back).',
   })
-  @ApiNoContentResponse({ description: 'Deleted; the name may be created again (which uses quota again)' })
+  @ApiNoContentResponse({
+    description: 'Deleted; the name may be created again (which uses quota again)',
+    headers: PRIMARY_NAME_ENDED_DOC,
+  })
   @ApiProblems(
     [400, 'Not a valid ENS name'],
     [403, 'FORBIDDEN_PARENT: the name lies outside the key scope'],
     [404, 'SUBNAME_NOT_FOUND'],
   )
-  remove(
+  async remove(
     @CurrentApiKey() key: AuthenticatedKey,
     @Param() { fullName }: SubnameParams,
     @CurrentActor() by: Actor,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<void> {
-    return this.subnames.remove(key, fullName, by);
+    res.set(primaryNameEndedHeader(await this.subnames.remove(key, fullName, by)));
   }
 }

@@ -197,14 +197,17 @@ export class SubnamesService {
   }
 
   /** Deletes a subname the key may write; the quota unit its creation took is not given back. */
-  async remove(key: AuthenticatedKey, fullName: string, by: Actor): Promise<void> {
+  async remove(key: AuthenticatedKey, fullName: string, by: Actor): Promise<EndedPrimaryName[]> {
     this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
-    await this.dataSource.transaction(async (manager) => {
+    const deleted = await this.dataSource.transaction(async (manager) => {
       const deleted = await this.subnames.deleteByFullName(manager, fullName);
       if (!deleted) throw new SubnameNotFoundError(fullName);
       const before = auditedSubname(deleted);
       await this.audit.record(manager, { by, action: 'subname.delete', subject: fullName, before, after: null });
+      return deleted;
     });
     this.cache.written([fullName]);
+    // A deleted name resolves to no address: it ends a primary name as moving its address would.
+    return endedBy(this.endings, [{ entity: { ...deleted, addresses: {} }, previous: deleted }]);
   }
 }
