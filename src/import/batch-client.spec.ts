@@ -1,4 +1,5 @@
-import { batchUrl, itemErrors } from './batch-client';
+import { primaryNameEndedHeader } from '../subnames/primary-name-endings';
+import { batchUrl, endedEntries, itemErrors } from './batch-client';
 
 describe(itemErrors.name, () => {
   it('gathers the reasons per item index; other fields are ignored', () => {
@@ -26,5 +27,19 @@ describe(batchUrl.name, () => {
     ['https://h/prefix/api/v1/', 'https://h/prefix/api/v1/subnames/batch'],
   ])('%s → %s', (base, url) => {
     expect(batchUrl(base)).toBe(url);
+  });
+});
+
+describe(endedEntries.name, () => {
+  it('reads back what a write says it ended, names decoded', () => {
+    const ended = [
+      { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', name: 'alice.oak.eth' },
+      { address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', name: '🙂, café.oak.eth' },
+    ];
+    expect(endedEntries(primaryNameEndedHeader(ended)['X-Primary-Name-Ended'])).toEqual([
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed alice.oak.eth',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359 🙂, café.oak.eth',
+    ]);
+    expect(endedEntries(null)).toEqual([]);
   });
 });

@@ -31,6 +31,11 @@ export function itemErrors(problem: Problem): Map<number, string> {
   return out;
 }
 
+/** The entries of an X-Primary-Name-Ended header as `<address> <name>`, names decoded; none without it. */
+export function endedEntries(header: string | null): string[] {
+  return header ? header.split(', ').map((e) => decodeURIComponent(e)) : [];
+}
+
 /** The batch route under a service base URL given with or without /api/v1. */
 export function batchUrl(base: string): string {
   const trimmed = base.replace(/\/+$/, '');
@@ -65,9 +70,7 @@ export async function sendBatch(url: string, key: string, items: unknown[]): Pro
     }
     if (res.status === 200) {
       const { created, updated } = body as { created: number; updated: number };
-      const header = res.headers.get('x-primary-name-ended');
-      const ended = header ? header.split(', ').map((e) => decodeURIComponent(e)) : [];
-      return { kind: 'applied', created, updated, ended };
+      return { kind: 'applied', created, updated, ended: endedEntries(res.headers.get('x-primary-name-ended')) };
     }
     const problem = body as Problem;
     const detail = problem.detail ?? `HTTP ${res.status}`;
