@@ -6,13 +6,14 @@
  */
 const FLOORS = [
   ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
-  ['metrics'],
+  ['metrics', 'chain'], // chain: reads ENS on chain (ENS_RPC_URL)
   ['logging', 'signing', 'audit', 'cache'],
   ['auth'],
   ['quota', 'rate-limit'],
   ['subnames', 'listings', 'admin'],
   ['mint', 'resolution', 'import', 'health'],
   ['database'], // the data source lists every module's entities
+  ['cli'], // the command line's own commands (cli.ts assembles them)
 ];
 const FEATURES = FLOORS.flat().join('|');
 

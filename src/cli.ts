@@ -15,6 +15,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { findRunningEmbeddedDatabase, TOOL_WAIT_MS } from './database/embedded-database';
 import { IMPORT_USAGE, runImport } from './import/import-command';
+import { RESOLVER_USAGE, runResolver } from './cli/resolver-command';
 import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from './admin/dto/api-key.dto';
 import { AdminModule } from './admin/admin.module';
 import { KeysService } from './admin/keys.service';
@@ -35,7 +36,9 @@ Changes made here are recorded in the audit trail with the actor admin and a req
 The keys and audit commands use DATABASE_URL, or else the embedded database in DATA_DIR (through the running
 service when there is one).
 
-${IMPORT_USAGE}`;
+${IMPORT_USAGE}
+
+${RESOLVER_USAGE}`;
 
 @Module({})
 class CliModule {
@@ -61,9 +64,9 @@ function integer(value: string | undefined, flag: string): number | undefined {
 }
 
 async function run(argv: string[]): Promise<string> {
-  // import talks to a service over HTTP: no database, no application context.
-  if (argv[0] === 'import') {
-    const { output, exitCode } = await runImport(argv.slice(1));
+  // import talks to a service over HTTP and resolver to a chain: no database, no application context.
+  if (argv[0] === 'import' || argv[0] === 'resolver') {
+    const { output, exitCode } = await (argv[0] === 'import' ? runImport : runResolver)(argv.slice(1));
     process.exitCode = exitCode;
     return output;
   }

@@ -20,6 +20,7 @@ import {
 } from 'ethers';
 import request from 'supertest';
 import { ccipAnswerDigest } from '../src/signing/ccip-answer';
+import resolverArtifact from '../contracts/OffchainResolver.json';
 import { compileContract } from './contracts/compile';
 import { CallResult, Evm } from './contracts/evm';
 import { EvmEip1193, evmProvider } from './support/evm-provider';
@@ -48,8 +49,8 @@ const records = new Interface([
 const coder = AbiCoder.defaultAbiCoder();
 
 /**
- * A wallet's resolution, end to end: an ENS registry and an offchain resolver (test/contracts, OpenZeppelin 5
- * ECDSA) on an in-process EVM, ethers v6 pointed at that registry (EnsPlugin), and the service as the resolver's
+ * A wallet's resolution, end to end: an ENS registry (test/contracts) and the shipped offchain resolver
+ * (contracts/OffchainResolver.json, OpenZeppelin 5 ECDSA) on an in-process EVM, ethers v6 pointed at that registry (EnsPlugin), and the service as the resolver's
  * CCIP-Read gateway on 127.0.0.1. ethers runs its own OffchainLookup handling: the revert, the gateway fetch, the
  * resolveWithProof call in which the contract checks the service's signature.
  */
@@ -73,8 +74,7 @@ describe('on chain: names resolve through ethers, an offchain resolver and the C
 
   beforeAll(async () => {
     const registryCode = compileContract('ENSRegistry.sol', 'ENSRegistry');
-    const resolverCode = compileContract('OffchainResolver.sol', 'OffchainResolver');
-    resolverAbi = new Interface(resolverCode.abi as string[]);
+    resolverAbi = new Interface(resolverArtifact.abi);
     const registryAbi = new Interface(registryCode.abi as string[]);
     evm = Evm.start();
     chain = await evm.chain(CHAIN_ID);
@@ -95,7 +95,10 @@ describe('on chain: names resolve through ethers, an offchain resolver and the C
         await evm.deploy(
           chain,
           deployer,
-          concat([resolverCode.bytecode, coder.encode(['string', 'address[]'], [url, signers])]),
+          concat([
+            resolverArtifact.bytecode,
+            coder.encode(['string', 'address[]', 'address'], [url, signers, deployer]),
+          ]),
         ),
       );
     // GET with {sender}/{data}.json, as most deployments; POST (no {data} in the URL) for pine.eth.

@@ -31,7 +31,11 @@ describe('CCIP-Read gateway over HTTP (GET/POST /api/v1/ccip-read)', () => {
   let key: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ DATA_DIR: mkdtempSync(join(tmpdir(), 'ccip-')), CCIP_SIGNER_KEY: gateway.privateKey });
+    t = await createTestApp({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'ccip-')),
+      CCIP_SIGNER_KEY: gateway.privateKey,
+      PUBLIC_URL: 'https://subnames.example.com',
+    });
     key = (await t.issueKey(['oak.eth'])).key;
     const store = (body: object) => request(t.http).post('/api/v1/subnames').set('x-auth-token', key).send(body);
     await store({ parentName: 'oak.eth', label: 'alice', addresses: [{ coin: 60, value: ETH }], ttl: 120 }).expect(201);
@@ -62,9 +66,20 @@ describe('CCIP-Read gateway over HTTP (GET/POST /api/v1/ccip-read)', () => {
     expect(res.body).toEqual({
       address: gateway.address,
       signatureTtlSeconds: 300,
-      urlTemplate: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ccip-read\/\{sender\}\/\{data\}\.json$/),
+      urlTemplate: 'https://subnames.example.com/api/v1/ccip-read/{sender}/{data}.json',
     });
     expect(res.text).not.toContain(gateway.privateKey.slice(2));
+  });
+
+  it('GET /ccip-read/signer: a forged Host (or forwarded host) changes nothing: the template comes from PUBLIC_URL', async () => {
+    const forged = await request(t.http)
+      .get('/api/v1/ccip-read/signer')
+      .set('Host', 'evil.example')
+      .set('X-Forwarded-Host', 'evil.example')
+      .set('X-Forwarded-Proto', 'http')
+      .expect(200);
+    expect(forged.body.urlTemplate).toBe('https://subnames.example.com/api/v1/ccip-read/{sender}/{data}.json');
+    expect(forged.text).not.toContain('evil.example');
   });
 
   it('answers the same signed result by GET with and without .json, and by POST', async () => {

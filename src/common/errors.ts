@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service unavailable' },
   SEARCH_TIMEOUT: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Search took too long' },
+  CHAIN_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Chain unavailable' },
   INTERNAL: { status: HttpStatus.INTERNAL_SERVER_ERROR, title: 'Internal server error' },
 } as const;
 

@@ -90,6 +90,40 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SIGNING_THREAD: 'sometimes' })).toThrow(/SIGNING_THREAD/);
   });
 
+  it('PUBLIC_URL: the origin without its trailing slash; http://localhost:PORT outside production, else unset', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://subnames.example.com/' }).publicUrl).toBe('https://subnames.example.com');
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' };
+    expect(loadConfig(prod).publicUrl).toBeUndefined();
+    expect(loadConfig({ ...prod, PUBLIC_URL: 'https://a.example' }).publicUrl).toBe('https://a.example');
+    for (const bad of ['subnames.example.com', 'https://a.example/path', 'ftp://a.example', 'https://a.example?x=1'])
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(/PUBLIC_URL: must be an http\(s\) origin/);
+  });
+
+  it('ENS_*: the mainnet registry, Name Wrapper and registrars by default; no RPC endpoint', () => {
+    expect(loadConfig({}).ens).toEqual({
+      rpcUrl: undefined,
+      chainId: 1,
+      registry: '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e',
+      nameWrapper: '0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401',
+      baseRegistrar: '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85',
+      reverseRegistrar: '0xa58E81fe9b61B5c3fE2AFD33CF304c454AbFc7Cb',
+    });
+    const sepolia = loadConfig({
+      ENS_RPC_URL: 'https://rpc.example.com/v1/key',
+      ENS_CHAIN_ID: '11155111',
+      ENS_NAME_WRAPPER_ADDRESS: '0x0635513f179D50A207757E05759CbD106d7dFcE8',
+    }).ens;
+    expect(sepolia).toMatchObject({
+      rpcUrl: 'https://rpc.example.com/v1/key',
+      chainId: 11155111,
+      nameWrapper: '0x0635513f179D50A207757E05759CbD106d7dFcE8',
+    });
+    expect(() => loadConfig({ ENS_RPC_URL: 'localhost:8545' })).toThrow(/ENS_RPC_URL: must be an http\(s\)/);
+    expect(() => loadConfig({ ENS_REGISTRY_ADDRESS: '0x1234' })).toThrow(/ENS_REGISTRY_ADDRESS: must be a 0x/);
+    expect(() => loadConfig({ ENS_CHAIN_ID: '0' })).toThrow(/ENS_CHAIN_ID/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });

@@ -64,6 +64,8 @@ const IsTrustProxy = () =>
     },
   });
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const IsContract = () => Matches(ADDRESS, { message: 'must be a 0x-prefixed 20-byte address' });
+const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
 /** The environment as the service reads it; every variable of docs/operators.md#configuration. */
 export class EnvironmentVariables {
@@ -83,13 +85,13 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(0) @Max(2147483647) SUBNAME_QUOTA_DEFAULT = 2000;
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) MINT_SIGNATURE_TTL_SECONDS = 600;
   @Transform(toInt) @IsInt() @Min(1) MINT_MAINNET_CHAIN_ID = 1;
-  @Matches(ADDRESS, { message: 'must be a 0x-prefixed 20-byte address' })
+  @IsContract()
   MINT_MAINNET_CONTRACT = '0xCf7625A2fb60B0822444E5964b4Ce80c148e7Fad';
   @IsOptional()
   @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
   MINT_MAINNET_SIGNER_KEY?: string;
   @Transform(toInt) @IsInt() @Min(1) MINT_TESTNET_CHAIN_ID = 11155111;
-  @Matches(ADDRESS, { message: 'must be a 0x-prefixed 20-byte address' })
+  @IsContract()
   MINT_TESTNET_CONTRACT = '0x313442ba3A0b12193787BD162f99Ed3C415F2886';
   @IsOptional()
   @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
@@ -99,6 +101,15 @@ export class EnvironmentVariables {
   CCIP_SIGNER_KEY?: string;
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) CCIP_SIGNATURE_TTL_SECONDS = 300;
   @IsOptional() @IsString() @MaxLength(2000) CORS_ORIGIN?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+\/?$/, { message: 'must be an http(s) origin, such as https://subnames.example.com' })
+  PUBLIC_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'must be an http(s) JSON-RPC URL' }) ENS_RPC_URL?: string;
+  @Transform(toInt) @IsInt() @Min(1) ENS_CHAIN_ID = 1;
+  @IsContract() ENS_REGISTRY_ADDRESS = '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e';
+  @IsContract() ENS_NAME_WRAPPER_ADDRESS = '0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401';
+  @IsContract() ENS_BASE_REGISTRAR_ADDRESS = '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85';
+  @IsContract() ENS_REVERSE_REGISTRAR_ADDRESS = '0xa58E81fe9b61B5c3fE2AFD33CF304c454AbFc7Cb';
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = 10;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 5000;
@@ -109,6 +120,16 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(0) @Max(60) SHUTDOWN_DELAY_SECONDS = 0;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WORKERS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() SIGNING_THREAD?: boolean;
+}
+
+/** The chain that holds the ENS registry, and its contracts (CONTRACT section 8). */
+export interface EnsChainConfig {
+  rpcUrl?: string;
+  chainId: number;
+  registry: string;
+  nameWrapper: string;
+  baseRegistrar: string;
+  reverseRegistrar: string;
 }
 
 export interface NetworkConfig {
@@ -134,6 +155,9 @@ export class AppConfig {
   /** The CCIP-Read gateway's signer (docs/reference.md#resolution-gateway). */
   readonly ccip: { signatureTtlSeconds: number; signerKey?: string };
   readonly corsOrigin?: string;
+  /** The public origin (no trailing slash) the gateway's URL template is built on; unset in production without it. */
+  readonly publicUrl?: string;
+  readonly ens: EnsChainConfig;
   readonly logLevel: string;
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
   /** Database time one public search may take before it is cancelled (SEARCH_TIMEOUT). */
@@ -179,6 +203,16 @@ export class AppConfig {
     };
     this.ccip = { signatureTtlSeconds: e.CCIP_SIGNATURE_TTL_SECONDS, signerKey: e.CCIP_SIGNER_KEY };
     this.corsOrigin = e.CORS_ORIGIN;
+    this.publicUrl =
+      e.PUBLIC_URL?.replace(/\/$/, '') ?? (this.env === 'production' ? undefined : `http://localhost:${e.PORT}`);
+    this.ens = {
+      rpcUrl: e.ENS_RPC_URL,
+      chainId: e.ENS_CHAIN_ID,
+      registry: e.ENS_REGISTRY_ADDRESS,
+      nameWrapper: e.ENS_NAME_WRAPPER_ADDRESS,
+      baseRegistrar: e.ENS_BASE_REGISTRAR_ADDRESS,
+      reverseRegistrar: e.ENS_REVERSE_REGISTRAR_ADDRESS,
+    };
     this.logLevel = e.LOG_LEVEL;
     this.database = {
       poolSize: e.DATABASE_POOL_SIZE,

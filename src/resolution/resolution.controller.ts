@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { ApiProblems } from '../common/http/openapi';
 import {
   CcipReadBodyDto,
@@ -52,8 +52,8 @@ export class ResolutionController {
   @ApiOperation({ summary: 'The gateway signer address, signature lifetime and URL template for the resolver' })
   @ApiOkResponse({ type: CcipSignerResponse })
   @ApiProblems()
-  signer(@Req() req: Request): CcipSignerResponse {
-    return this.resolution.signer(`${req.protocol}://${req.get('host')}`);
+  signer(): CcipSignerResponse {
+    return this.resolution.signer();
   }
 
   @Get([':sender/:data.json', ':sender/:data'])

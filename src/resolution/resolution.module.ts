@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
+import { ChainModule } from '../chain/chain.module';
 import { SigningModule } from '../signing/signing.module';
 import { SubnamesModule } from '../subnames/subnames.module';
+import { ResolutionStatusController } from './resolution-status.controller';
+import { ResolutionStatusService } from './resolution-status.service';
 import { ResolutionController } from './resolution.controller';
 import { ResolutionService } from './resolution.service';
 
 /** The gateway's CORS (any origin) is applied by app.setup.ts, with the middleware every request passes. */
 @Module({
-  imports: [SigningModule, SubnamesModule],
-  controllers: [ResolutionController],
-  providers: [ResolutionService],
+  imports: [SigningModule, SubnamesModule, ChainModule],
+  controllers: [ResolutionController, ResolutionStatusController],
+  providers: [ResolutionService, ResolutionStatusService],
 })
 export class ResolutionModule {}

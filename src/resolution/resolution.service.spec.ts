@@ -21,9 +21,10 @@ describe(ResolutionService.name, () => {
   let stored: Record<string, SubnameRecords>;
   const subnames = { records: jest.fn(async (name: string) => stored[name] ?? null) };
 
-  function service(ttlSeconds: number): ResolutionService {
+  function service(ttlSeconds: number, env: Record<string, string> = {}): ResolutionService {
     const config = loadConfig({
       NODE_ENV: 'test',
+      ...env,
       MINT_MAINNET_SIGNER_KEY: Wallet.createRandom().privateKey,
       MINT_TESTNET_SIGNER_KEY: Wallet.createRandom().privateKey,
       CCIP_SIGNER_KEY: gateway.privateKey,
@@ -92,11 +93,16 @@ describe(ResolutionService.name, () => {
     expect(await refusal(wrongNode)).toEqual({ code: 'VALIDATION_FAILED', status: 400, field: 'data.node' });
   });
 
-  it('describes its signer and the URL template for the resolver', () => {
-    expect(service(300).signer('https://subnames.example.com')).toEqual({
+  it('describes its signer and the URL template for the resolver, on PUBLIC_URL', () => {
+    expect(service(300, { PUBLIC_URL: 'https://subnames.example.com/' }).signer()).toEqual({
       address: gateway.address,
       signatureTtlSeconds: 300,
       urlTemplate: 'https://subnames.example.com/api/v1/ccip-read/{sender}/{data}.json',
     });
+    expect(service(300, { PORT: '8080' }).signer().urlTemplate).toBe(
+      'http://localhost:8080/api/v1/ccip-read/{sender}/{data}.json',
+    );
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' };
+    expect(service(300, production).signer().urlTemplate).toBeNull();
   });
 });

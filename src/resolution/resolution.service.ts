@@ -19,6 +19,13 @@ import { UnsupportedResolverCallError } from './resolution.errors';
 export const DEFAULT_MAX_AGE_SECONDS = 60;
 export const CCIP_READ_PATH = 'ccip-read';
 
+/** The GET URL template of the gateway at this public origin (EIP-3668 fills in {sender} and {data}). */
+export function gatewayUrlTemplate(publicUrl: string): string;
+export function gatewayUrlTemplate(publicUrl: string | undefined): string | null;
+export function gatewayUrlTemplate(publicUrl: string | undefined): string | null {
+  return publicUrl === undefined ? null : `${publicUrl}/api/v1/${CCIP_READ_PATH}/{sender}/{data}.json`;
+}
+
 /** A signed gateway answer and how long clients may keep it. */
 export interface GatewayAnswer {
   data: string;
@@ -63,12 +70,12 @@ export class ResolutionService {
     };
   }
 
-  /** The signer a resolver must trust, and the URL template to give it (`origin`: how this request reached us). */
-  signer(origin: string): CcipSignerResponse {
+  /** The signer a resolver must trust, and the URL template to give it: on PUBLIC_URL, never on a request's Host. */
+  signer(): CcipSignerResponse {
     return {
       address: this.signing.ccipAddress,
       signatureTtlSeconds: this.config.ccip.signatureTtlSeconds,
-      urlTemplate: `${origin}/api/v1/${CCIP_READ_PATH}/{sender}/{data}.json`,
+      urlTemplate: gatewayUrlTemplate(this.config.publicUrl),
     };
   }
 }

@@ -17,6 +17,17 @@ export interface CallResult {
   error?: string;
   returnData: string;
   logs: { address: string; topics: string[]; data: string }[];
+  /** The new contract's address, when the transaction had no `to`. */
+  createdAddress?: string;
+  gasUsed: bigint;
+}
+
+export interface EvmTx {
+  from: string;
+  to?: string;
+  data: string;
+  value?: bigint;
+  timestamp: number;
 }
 
 type Block = NonNullable<Parameters<VM['evm']['runCall']>[0]['block']>;
@@ -33,6 +44,22 @@ function block(timestamp: number): Block {
       baseFeePerGas: 0n,
       getBlobGasPrice: () => 1n,
     },
+  };
+}
+
+function outcome(result: Awaited<ReturnType<VM['evm']['runCall']>>): CallResult {
+  const { execResult } = result;
+  return {
+    success: execResult.exceptionError === undefined,
+    error: execResult.exceptionError?.error,
+    returnData: bytesToHex(execResult.returnValue),
+    logs: (execResult.logs ?? []).map(([address, topics, data]) => ({
+      address: bytesToHex(address),
+      topics: topics.map((t) => bytesToHex(t)),
+      data: bytesToHex(data),
+    })),
+    createdAddress: result.createdAddress?.toString(),
+    gasUsed: execResult.executionGasUsed,
   };
 }
 
@@ -71,22 +98,34 @@ export class Evm {
     });
   }
 
-  /** Runs a transaction from `from` in a block with this timestamp; state changes persist. */
-  call(
-    chain: number,
-    tx: { from: string; to: string; data: string; value?: bigint; timestamp: number },
-  ): Promise<CallResult> {
+  /** Runs a transaction from `from` in a block with this timestamp (no `to`: a deployment); state changes persist. */
+  call(chain: number, tx: EvmTx): Promise<CallResult> {
+    return this.serial(async () => outcome(await this.run(chain, tx)));
+  }
+
+  /** Runs a transaction and then forgets its state changes (the caller's nonce included): eth_call, eth_estimateGas. */
+  simulate(chain: number, tx: EvmTx): Promise<CallResult> {
     return this.serial(async () => {
-      const { execResult } = await this.run(chain, tx);
+      const journal = this.vm(chain).evm.journal;
+      await journal.checkpoint();
+      try {
+        return outcome(await this.run(chain, tx));
+      } finally {
+        await journal.revert();
+      }
+    });
+  }
+
+  /** An account's nonce, balance and code as the chain holds them now. */
+  account(chain: number, address: string): Promise<{ nonce: bigint; balance: bigint; code: string }> {
+    return this.serial(async () => {
+      const state = this.vm(chain).stateManager;
+      const at = createAddressFromString(address);
+      const account = await state.getAccount(at);
       return {
-        success: execResult.exceptionError === undefined,
-        error: execResult.exceptionError?.error,
-        returnData: bytesToHex(execResult.returnValue),
-        logs: (execResult.logs ?? []).map(([address, topics, data]) => ({
-          address: bytesToHex(address),
-          topics: topics.map((t) => bytesToHex(t)),
-          data: bytesToHex(data),
-        })),
+        nonce: account?.nonce ?? 0n,
+        balance: account?.balance ?? 0n,
+        code: bytesToHex(await state.getCode(at)),
       };
     });
   }
@@ -95,10 +134,14 @@ export class Evm {
     await this.queue;
   }
 
-  private run(chain: number, tx: { from: string; to?: string; data: string; value?: bigint; timestamp: number }) {
+  private vm(chain: number): VM {
     const vm = this.chains[chain];
     if (!vm) throw new Error(`no chain ${chain}`);
-    return vm.evm.runCall({
+    return vm;
+  }
+
+  private run(chain: number, tx: EvmTx) {
+    return this.vm(chain).evm.runCall({
       caller: createAddressFromString(tx.from),
       origin: createAddressFromString(tx.from),
       to: tx.to ? createAddressFromString(tx.to) : undefined,

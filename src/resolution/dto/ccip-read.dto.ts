@@ -64,7 +64,11 @@ export class CcipSignerResponse {
 
   @ApiProperty({
     example: 'https://subnames.example.com/api/v1/ccip-read/{sender}/{data}.json',
-    description: "The URL to give the resolver contract, built from this request's host",
+    type: String,
+    nullable: true,
+    description:
+      "The URL to give the resolver contract, built on PUBLIC_URL (never on a request's Host); null in production " +
+      'while PUBLIC_URL is unset',
   })
-  urlTemplate: string;
+  urlTemplate: string | null;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 
 /// ENSIP-10's extended resolver interface (its interface id is resolve's selector, 0x9061b923).
@@ -8,41 +10,45 @@ interface IExtendedResolver {
     function resolve(bytes memory name, bytes memory data) external view returns (bytes memory);
 }
 
-/// The wildcard resolver an operator puts on a parent name: every query (ENSIP-10 `resolve`) reverts with an
-/// EIP-3668 OffchainLookup pointing at the gateway, and `resolveWithProof` accepts the gateway's answer only when
-/// one of its signers signed keccak256(0x1900 ‖ this ‖ expires ‖ keccak256(request) ‖ keccak256(result)) and the
-/// answer has not expired: the shape of ENS's reference OffchainResolver, on OpenZeppelin 5's ECDSA (65-byte,
-/// low-s signatures only).
-contract OffchainResolver is IExtendedResolver {
+/// The wildcard resolver an operator puts on a parent name so that its offchain subnames resolve in wallets.
+/// Every query (ENSIP-10 `resolve`) reverts with an EIP-3668 OffchainLookup pointing at the gateway; the client
+/// fetches the gateway's signed answer and calls `resolveWithProof`, which accepts it only when one of the trusted
+/// signers signed keccak256(0x1900 ‖ this ‖ expires ‖ keccak256(request) ‖ keccak256(result)) and it has not
+/// expired. Signatures go through OpenZeppelin 5's ECDSA: 65 bytes, low s. The signature binds to this contract as
+/// the sender, so the resolver does not advertise ERC-7996 features.
+contract OffchainResolver is IExtendedResolver, Ownable2Step {
+    /// The gateway's URL template (EIP-3668: `{sender}` and `{data}` are filled in by the client).
     string public url;
-    address public owner;
     mapping(address => bool) public signers;
 
-    event SignerAdded(address signer);
-    event SignerRemoved(address signer);
+    event UrlChanged(string url);
+    event SignerAdded(address indexed signer);
+    event SignerRemoved(address indexed signer);
 
     error OffchainLookup(address sender, string[] urls, bytes callData, bytes4 callbackFunction, bytes extraData);
     error SignatureExpired(uint64 expires, uint256 timestamp);
     error InvalidSigner(address recovered);
-    error NotOwner(address sender);
 
-    constructor(string memory url_, address[] memory signers_) {
-        url = url_;
-        owner = msg.sender;
-        for (uint256 i = 0; i < signers_.length; i++) {
-            signers[signers_[i]] = true;
-            emit SignerAdded(signers_[i]);
+    constructor(string memory url_, address[] memory signers_, address owner_) Ownable(owner_) {
+        _setUrl(url_);
+        for (uint256 i = 0; i < signers_.length; i++) _addSigner(signers_[i]);
+    }
+
+    /// Moves the gateway: every later lookup is sent to `url_`.
+    function setUrl(string calldata url_) external onlyOwner {
+        _setUrl(url_);
+    }
+
+    /// Rotation without a gap: add the new signer, switch the gateway's key, then remove the old one.
+    function setSigners(address[] calldata add, address[] calldata remove) external onlyOwner {
+        for (uint256 i = 0; i < add.length; i++) _addSigner(add[i]);
+        for (uint256 i = 0; i < remove.length; i++) {
+            signers[remove[i]] = false;
+            emit SignerRemoved(remove[i]);
         }
     }
 
-    /// Rotation: add the new signer, switch the gateway's key, then remove the old signer.
-    function setSigner(address signer, bool trusted) external {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
-        signers[signer] = trusted;
-        if (trusted) emit SignerAdded(signer);
-        else emit SignerRemoved(signer);
-    }
-
+    /// The digest the gateway signs for this contract (ENS's reference SignatureVerifier.makeSignatureHash).
     function makeSignatureHash(
         address target,
         uint64 expires,
@@ -71,5 +77,15 @@ contract OffchainResolver is IExtendedResolver {
 
     function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
         return interfaceId == type(IExtendedResolver).interfaceId || interfaceId == 0x01ffc9a7; // ERC-165
+    }
+
+    function _setUrl(string memory url_) private {
+        url = url_;
+        emit UrlChanged(url_);
+    }
+
+    function _addSigner(address signer) private {
+        signers[signer] = true;
+        emit SignerAdded(signer);
     }
 }

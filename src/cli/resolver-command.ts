@@ -1,0 +1,194 @@
+import { parseArgs } from 'node:util';
+import { getAddress, Interface, isAddress } from 'ethers';
+import { ChainUnavailableError } from '../chain/chain.errors';
+import { EnsChain } from '../chain/ens-chain';
+import { resolverArtifact } from '../chain/resolver-artifact';
+import { loadConfig } from '../config/app-config';
+import { checkResolver } from '../resolution/resolver-check';
+import { httpGateway } from './http-gateway';
+import {
+  deployTx,
+  RefusedError,
+  send,
+  setSignersTx,
+  setUrlTx,
+  type UnsignedTx,
+  useTx,
+  walletFrom,
+} from './resolver-transactions';
+
+export const RESOLVER_USAGE = `  resolver deploy --url-template URL --signer ADDRESS [--signer ADDRESS …] [--owner ADDRESS]
+      Deploys contracts/OffchainResolver.json (the gateway's URL template and signers; --owner defaults to the sender,
+      required with --print) and prints its address.
+  resolver use PARENT --resolver ADDRESS
+      Sets PARENT's resolver through the ENS registry, or the Name Wrapper when the name is wrapped.
+  resolver url --resolver ADDRESS --url-template URL        moves the gateway
+  resolver signers --resolver ADDRESS [--add ADDRESS …] [--remove ADDRESS …]   rotates the gateway's signer
+  resolver check PARENT [--gateway ORIGIN]
+      The five checks (registry, wildcard, gateway, signer, answer), one line each; --gateway is the service's
+      public origin (default PUBLIC_URL).
+  The chain: --rpc-url URL (default ENS_RPC_URL), the ENS contracts from ENS_REGISTRY_ADDRESS and
+  ENS_NAME_WRAPPER_ADDRESS. Commands that write take --private-key-file FILE (a 0x-prefixed hex key) to send, or
+  --print for the unsigned transaction as JSON {to, data, value, chainId} (for a hardware wallet or a Safe).
+  --json prints results as JSON. Exit codes: 0 done (check: every step holds), 1 refused or a check step failed,
+  2 wrong usage, 3 the chain could not be read.`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  'rpc-url': { type: 'string' },
+  'private-key-file': { type: 'string' },
+  print: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'url-template': { type: 'string' },
+  signer: { type: 'string', multiple: true },
+  owner: { type: 'string' },
+  resolver: { type: 'string' },
+  add: { type: 'string', multiple: true },
+  remove: { type: 'string', multiple: true },
+  gateway: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function address(value: string | undefined, flag: string): string {
+  if (!value || !isAddress(value)) throw new UsageError(`${flag} must be a 0x-prefixed 20-byte address`);
+  return getAddress(value);
+}
+
+function urlTemplate(value: string | undefined): string {
+  if (!value || !/^https?:\/\/\S+$/.test(value)) throw new UsageError('--url-template must be an http(s) URL');
+  return value;
+}
+
+/** Why a resolver transaction would revert, in words. */
+function explainResolverRevert(resolver: string) {
+  const abi = new Interface(resolverArtifact().abi);
+  return (revert: string) => {
+    const parsed = abi.parseError(revert);
+    if (parsed?.name === 'OwnableUnauthorizedAccount') {
+      return `refused: ${parsed.args[0]} is not the owner of the resolver ${resolver}; send from its owner (or --print for it)`;
+    }
+    return `refused: the transaction would revert (${parsed?.name ?? (revert === '0x' ? 'no reason given' : revert)})`;
+  };
+}
+
+async function write(
+  chain: EnsChain,
+  v: Values,
+  tx: UnsignedTx,
+  what: string,
+  explain: (revert: string) => string,
+): Promise<{ output: string; sent?: { hash: string; block: number; contractAddress: string | null } }> {
+  if (v.print) return { output: JSON.stringify(tx, null, 2) };
+  if (!v['private-key-file']) throw new UsageError('give --private-key-file FILE to send, or --print');
+  const wallet = walletFrom(v['private-key-file'], chain);
+  if (!v.json) console.error(`sending ${what} from ${wallet.address} on chain ${chain.chainId} …`);
+  const sent = await send(wallet, tx, explain);
+  return { output: '', sent };
+}
+
+async function command(v: Values, positionals: string[]): Promise<{ output: string; exitCode: number }> {
+  const [name, parent] = positionals;
+  const config = loadConfig();
+  const rpcUrl = v['rpc-url'] ?? config.ens.rpcUrl;
+  if (!rpcUrl) throw new UsageError('give --rpc-url URL (or set ENS_RPC_URL)');
+  const chain = await EnsChain.connect({ rpcUrl, registry: config.ens.registry, nameWrapper: config.ens.nameWrapper });
+  try {
+    switch (name) {
+      case 'deploy': {
+        const signers = (v.signer ?? []).map((s) => address(s, '--signer'));
+        if (signers.length === 0) throw new UsageError('resolver deploy needs at least one --signer ADDRESS');
+        const template = urlTemplate(v['url-template']);
+        if (v.print && !v.owner) throw new UsageError('resolver deploy --print needs --owner ADDRESS');
+        const owner = v.owner
+          ? address(v.owner, '--owner')
+          : walletFrom(v['private-key-file'] ?? fail(), chain).address;
+        const tx = deployTx(chain, template, signers, owner);
+        const { output, sent } = await write(chain, v, tx, 'the resolver deployment', explainResolverRevert('(new)'));
+        if (!sent) return { output, exitCode: 0 };
+        const result = { resolver: sent.contractAddress, owner, transactionHash: sent.hash, block: sent.block };
+        if (v.json) return { output: JSON.stringify(result, null, 2), exitCode: 0 };
+        return {
+          output:
+            `Resolver deployed at ${sent.contractAddress} (owner ${owner}, transaction ${sent.hash}).\n` +
+            `Next: npm run cli -- resolver use PARENT --resolver ${sent.contractAddress}`,
+          exitCode: 0,
+        };
+      }
+      case 'use': {
+        if (!parent) throw new UsageError('resolver use needs the parent name');
+        const resolver = address(v.resolver, '--resolver');
+        const { tx, via, owner } = await useTx(chain, parent, resolver);
+        const explain = (revert: string) =>
+          `refused: the ${via === 'nameWrapper' ? 'Name Wrapper' : 'ENS registry'} would revert ` +
+          `(${revert === '0x' ? 'no reason given' : revert}); ${parent} is held by ${owner}: send from that account`;
+        const { output, sent } = await write(chain, v, tx, `setResolver(${parent}) through the ${via}`, explain);
+        if (!sent) return { output, exitCode: 0 };
+        const result = { parentName: parent, resolver, via, transactionHash: sent.hash };
+        if (v.json) return { output: JSON.stringify(result, null, 2), exitCode: 0 };
+        const where = via === 'nameWrapper' ? 'the Name Wrapper' : 'the ENS registry';
+        return {
+          output: `${parent} now uses the resolver ${resolver} (set through ${where}, transaction ${sent.hash}).\nNext: npm run cli -- resolver check ${parent}`,
+          exitCode: 0,
+        };
+      }
+      case 'url':
+      case 'signers': {
+        const resolver = address(v.resolver, '--resolver');
+        const add = (v.add ?? []).map((a) => address(a, '--add'));
+        const remove = (v.remove ?? []).map((a) => address(a, '--remove'));
+        if (name === 'signers' && add.length + remove.length === 0) throw new UsageError('give --add or --remove');
+        const tx =
+          name === 'url'
+            ? setUrlTx(chain, resolver, urlTemplate(v['url-template']))
+            : setSignersTx(chain, resolver, add, remove);
+        const { output, sent } = await write(chain, v, tx, `${name} of ${resolver}`, explainResolverRevert(resolver));
+        if (!sent) return { output, exitCode: 0 };
+        const change =
+          name === 'url'
+            ? `sends lookups to ${v['url-template']}`
+            : `trusts ${add.join(', ') || 'no new signer'}${remove.length ? `, no longer ${remove.join(', ')}` : ''}`;
+        if (v.json) return { output: JSON.stringify({ resolver, transactionHash: sent.hash }, null, 2), exitCode: 0 };
+        return { output: `The resolver ${resolver} now ${change} (transaction ${sent.hash}).`, exitCode: 0 };
+      }
+      case 'check': {
+        if (!parent) throw new UsageError('resolver check needs the parent name');
+        const origin = v.gateway ?? config.publicUrl;
+        if (!origin) throw new UsageError('give --gateway ORIGIN (or set PUBLIC_URL)');
+        const check = await checkResolver(chain, httpGateway(origin), parent);
+        const exitCode = check.ok ? 0 : 1;
+        if (v.json) return { output: JSON.stringify(check, null, 2), exitCode };
+        const lines = check.steps.map((s) => `${s.ok ? 'ok  ' : 'FAIL'} ${s.step.padEnd(8)} ${s.detail}`);
+        lines.push(check.ok ? `${parent} resolves through this service.` : `${parent} does not resolve yet.`);
+        return { output: lines.join('\n'), exitCode };
+      }
+      default:
+        throw new UsageError(`unknown resolver command ${name ?? ''}`.trim());
+    }
+  } finally {
+    chain.destroy();
+  }
+}
+
+function fail(): never {
+  throw new UsageError('give --private-key-file FILE (the owner defaults to its address), or --owner ADDRESS');
+}
+
+/** `npm run cli -- resolver …`: the output and the exit code (see RESOLVER_USAGE). */
+export async function runResolver(argv: string[]): Promise<{ output: string; exitCode: number }> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+    if (values.help || positionals.length === 0)
+      return { output: `Usage: npm run cli -- <command>\n\n${RESOLVER_USAGE}`, exitCode: 0 };
+    return await command(values, positionals);
+  } catch (e) {
+    if (e instanceof ChainUnavailableError) return { output: e.message, exitCode: 3 };
+    if (e instanceof RefusedError) return { output: e.message, exitCode: 1 };
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      return { output: `${(e as Error).message}\n\nUsage:\n${RESOLVER_USAGE}`, exitCode: 2 };
+    }
+    throw e;
+  }
+}
