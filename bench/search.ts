@@ -24,7 +24,7 @@ import { Client } from 'pg';
 import { SearchSubnamesDto } from '../src/subnames/dto/search-subnames.dto';
 import { toSubnameFilter } from '../src/subnames/search-filter';
 import { freePort } from '../test/support/service-process';
-import { buildSearchQuery } from '../src/subnames/subnames.repository';
+import { buildSearchQuery } from '../src/subnames/search-query';
 
 // BENCH_DATABASE: another name, so that two checkouts on one server do not share (and drop) one database.
 const DB_NAME = process.env.BENCH_DATABASE ?? 'sns_search_bench';

@@ -23,6 +23,7 @@ import { ListSubnamesQueryDto, SearchSubnamesDto } from './dto/search-subnames.d
 import { SubnameParams } from './dto/subname-params.dto';
 import { SubnamePageResponse } from './dto/subname-page.response';
 import { SubnameResponse } from './dto/subname.response';
+import { SubnamesBatchService } from './subnames-batch.service';
 import { SubnamesService, WriteResult } from './subnames.service';
 
 const SEARCH_PROBLEMS: [number, string][] = [
@@ -39,7 +40,10 @@ function sendWrite(res: Response, result: WriteResult): SubnameResponse {
 @ApiTags('subnames')
 @Controller('subnames')
 export class SubnamesController {
-  constructor(private readonly subnames: SubnamesService) {}
+  constructor(
+    private readonly subnames: SubnamesService,
+    private readonly batch: SubnamesBatchService,
+  ) {}
 
   @Post()
   @ApiKeyAuth()
@@ -92,7 +96,7 @@ export class SubnamesController {
     @CurrentActor() by: Actor,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BatchResponse> {
-    const result = await this.subnames.upsertMany(key, dto, by);
+    const result = await this.batch.upsertMany(key, dto, by);
     res.set(quotaHeaders(result.quota));
     return result.body;
   }

@@ -4,6 +4,7 @@ import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
 import { SubnameCache } from './subname-cache';
+import { SubnamesBatchService } from './subnames-batch.service';
 import { SubnamesController } from './subnames.controller';
 import { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
@@ -11,7 +12,7 @@ import { SubnamesService } from './subnames.service';
 @Module({
   imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule],
   controllers: [SubnamesController],
-  providers: [SubnamesRepository, SubnamesService, SubnameCache],
+  providers: [SubnamesRepository, SubnamesService, SubnamesBatchService, SubnameCache],
   exports: [SubnamesService],
 })
 export class SubnamesModule {}

@@ -10,7 +10,6 @@ import { AppValidationPipe } from '../common/validation/validation.pipe';
 import type { AuditService } from '../audit/audit.service';
 import type { Actor } from '../audit/audit.types';
 import type { QuotaService } from '../quota/quota.service';
-import { BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto } from './dto/export-subnames.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
@@ -18,7 +17,8 @@ import { ChangeFeed } from '../cache/change-feed';
 import { SubnameCache } from './subname-cache';
 import { SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
-import type { SubnamesRepository, SubnameWrite } from './subnames.repository';
+import type { SubnameWrite } from './subname-row';
+import type { SubnamesRepository } from './subnames.repository';
 import { EXPORT_PAGE_SIZE, SubnamesService } from './subnames.service';
 
 const KEY: AuthenticatedKey = { id: 'k1', keyPrefix: 'sns_abcdefgh', parentNames: ['oak.eth'] };
@@ -53,7 +53,6 @@ describe(SubnamesService.name, () => {
     findByFullName: jest.Mock;
     upsert: jest.Mock;
     createCharged: jest.Mock;
-    upsertMany: jest.Mock;
     exportPage: jest.Mock;
   };
   let quota: { charge: jest.Mock; view: jest.Mock };
@@ -70,7 +69,6 @@ describe(SubnamesService.name, () => {
       findByFullName: jest.fn(),
       upsert: jest.fn(),
       createCharged: jest.fn(async () => null),
-      upsertMany: jest.fn(),
       exportPage: jest.fn(),
     };
     quota = {
@@ -186,66 +184,6 @@ describe(SubnamesService.name, () => {
       await expect(sut.upsert(KEY, dto, BY)).rejects.toMatchObject({ code: 'FORBIDDEN_PARENT' });
       expect(repository.upsert).not.toHaveBeenCalled();
       expect(repository.createCharged).not.toHaveBeenCalled();
-    });
-  });
-
-  describe('upsertMany', () => {
-    const batch = async (items: unknown[]) =>
-      (await pipe.transform({ items }, { type: 'body', metatype: BatchSubnamesDto })) as BatchSubnamesDto;
-
-    it('one upsert of every item, then one charge for the creations only', async () => {
-      repository.upsertMany.mockImplementation(async (_m: EntityManager, writes: SubnameWrite[]) =>
-        writes.map((w, i) => ({ entity: entity(w.fullName), inserted: i !== 1 })),
-      );
-      const dto = await batch([
-        { parentName: 'OAK.eth', label: 'A' },
-        { parentName: 'oak.eth', label: 'b', ttl: 5 },
-        { parentName: 'team.oak.eth', label: 'c' },
-      ]);
-      const result = await sut.upsertMany(KEY, dto, BY);
-      expect(repository.upsertMany).toHaveBeenCalledTimes(1);
-      const writes = repository.upsertMany.mock.calls[0][1] as SubnameWrite[];
-      expect(writes.map((w) => [w.fullName, w.namehash])).toEqual(
-        ['a.oak.eth', 'b.oak.eth', 'c.team.oak.eth'].map((n) => [n, ens.nameHash(n)]),
-      );
-      expect(writes[1]).toMatchObject({ ttl: 5, createdBy: KEY.id });
-      expect(writes[0].ttl).toBeUndefined();
-      expect(quota.charge).toHaveBeenCalledTimes(1);
-      expect(quota.charge).toHaveBeenCalledWith(MANAGER, KEY.id, 2);
-      expect(result.body).toMatchObject({
-        created: 2,
-        updated: 1,
-        items: [
-          { fullName: 'a.oak.eth', status: 'created' },
-          { fullName: 'b.oak.eth', status: 'updated' },
-          { fullName: 'c.team.oak.eth', status: 'created' },
-        ],
-      });
-      expect(result.quota.remaining).toBe(9);
-    });
-
-    it('charges nothing when every item is an update', async () => {
-      repository.upsertMany.mockImplementation(async (_m: EntityManager, writes: SubnameWrite[]) =>
-        writes.map((w) => ({ entity: entity(w.fullName), inserted: false })),
-      );
-      const result = await sut.upsertMany(KEY, await batch([{ parentName: 'oak.eth', label: 'a' }]), BY);
-      expect(quota.charge).not.toHaveBeenCalled();
-      expect(result.quota.remaining).toBe(6);
-    });
-
-    it('names every item outside the scope before writing anything', async () => {
-      const dto = await batch([
-        { parentName: 'pine.eth', label: 'a' },
-        { parentName: 'oak.eth', label: 'b' },
-        { parentName: 'oakk.eth', label: 'c' },
-      ]);
-      const error = (await sut.upsertMany(KEY, dto, BY).catch((e: unknown) => e)) as DomainError;
-      expect(error.code).toBe('FORBIDDEN_PARENT');
-      expect(error.errors).toEqual([
-        { field: 'items[0].parentName', message: expect.stringContaining('pine.eth') },
-        { field: 'items[2].parentName', message: expect.stringContaining('oakk.eth') },
-      ]);
-      expect(repository.upsertMany).not.toHaveBeenCalled();
     });
   });
 
@@ -450,29 +388,6 @@ describe(SubnamesService.name, () => {
       expect(events).toEqual(['commit', 'evict alice.oak.eth']);
       expect((await sut.findOrFail('alice.oak.eth')).owner).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
       expect(await sut.exists('alice.oak.eth')).toBe(true);
-    });
-
-    it('a batch (the import path too) evicts every name right after its one commit', async () => {
-      await storedThenChanged(owned());
-      repository.findByFullName.mockImplementation(async (_m: EntityManager, name: string) =>
-        name === 'alice.oak.eth' ? owned() : entity(name),
-      );
-      await expect(sut.findOrFail('new.oak.eth')).resolves.toMatchObject({ fullName: 'new.oak.eth' });
-      repository.upsertMany.mockImplementation(async (_m: EntityManager, writes: SubnameWrite[]) =>
-        writes.map((w) => ({ entity: entity(w.fullName), inserted: false })),
-      );
-      const dto = (await pipe.transform(
-        {
-          items: [
-            { parentName: 'oak.eth', label: 'alice' },
-            { parentName: 'oak.eth', label: 'new' },
-          ],
-        },
-        { type: 'body', metatype: BatchSubnamesDto },
-      )) as BatchSubnamesDto;
-      await sut.upsertMany(KEY, dto, BY);
-      expect(events).toEqual(['commit', 'evict alice.oak.eth', 'evict new.oak.eth']);
-      expect((await sut.findOrFail('alice.oak.eth')).owner).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
     });
 
     it('a delete evicts its name right after the commit: the next read is a 404, and exists says false', async () => {

@@ -2,28 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
-import { ForbiddenParentError } from '../auth/auth.errors';
-import { ApiKeysService, keyCovers } from '../auth/api-keys.service';
-import { changedFields } from '../audit/audit-diff';
+import { ApiKeysService } from '../auth/api-keys.service';
 import { AuditService } from '../audit/audit.service';
-import type { Actor, AuditEvent, AuditFields } from '../audit/audit.types';
-import { isSameOrUnder, nameHash } from '../common/ens/names';
-import { FieldError } from '../common/errors';
+import type { Actor } from '../audit/audit.types';
+import { isSameOrUnder } from '../common/ens/names';
 import { SearchTimeoutError } from '../common/errors';
 import { isStatementTimeout } from '../common/persistence/database-errors';
 import { AppConfig } from '../config/app-config';
 import { QuotaService, QuotaView, toQuotaView } from '../quota/quota.service';
-import { BatchResponse, BatchSubnamesDto } from './dto/batch-subnames.dto';
+import { QUOTA_REFUSED_SQLSTATE } from './charged-create.statement';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto, toSubnameExportLine } from './dto/export-subnames.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
+import { auditedSubname, subnameWriteEvent } from './subname-audit';
 import { SubnameCache } from './subname-cache';
+import type { SubnameWrite } from './subname-row';
+import { refuseOutsideScope } from './subname-scope';
+import { toSubnameWrite } from './subname-write';
 import { RecordMap, SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
-import { QUOTA_REFUSED_SQLSTATE, SubnamesRepository, SubnameWrite } from './subnames.repository';
+import { SubnamesRepository } from './subnames.repository';
 
 /** What resolution reads of a stored subname: addresses by decimal coin type, contenthash as its URI. Read-only. */
 export interface SubnameRecords {
@@ -39,92 +40,10 @@ export interface WriteResult {
   quota: QuotaView;
 }
 
-export interface BatchWriteResult {
-  body: BatchResponse;
-  quota: QuotaView;
-}
-
 /** Rows per export query: large enough to amortise a round trip, small enough to keep memory flat. */
 export const EXPORT_PAGE_SIZE = 1000;
 /** Pieces written to the socket: below V8's large-object size, so they die young instead of waiting for a full GC. */
 const EXPORT_CHUNK_CHARS = 32 * 1024;
-
-/** 403 naming every (normalised) parent name that the key does not cover, by the field it came from. */
-function refuseOutsideScope(key: AuthenticatedKey, parents: { field: string; name: string }[]): void {
-  const outside = parents.filter((p) => !keyCovers(key, p.name));
-  if (outside.length === 0) return;
-  const errors: FieldError[] = outside.map((p) => ({
-    field: p.field,
-    message: `${p.name} lies outside this API key's scope`,
-  }));
-  throw new ForbiddenParentError([...new Set(outside.map((p) => p.name))].join(', '), errors);
-}
-
-function toMap<T>(entries: T[] | undefined, key: (e: T) => string, value: (e: T) => string): RecordMap | undefined {
-  if (entries === undefined) return undefined;
-  return Object.fromEntries(entries.map((e) => [key(e), value(e)]));
-}
-
-/**
- * The stored form of a create-or-update body. The pipe has already normalised and canonicalised every value
- * (label, parent, addresses, owner, contenthash), so this only arranges them: nothing is normalised twice.
- */
-export function toSubnameWrite(createdBy: string, dto: CreateSubnameDto): SubnameWrite {
-  const fullName = `${dto.label}.${dto.parentName}`;
-  return {
-    fullName,
-    parentName: dto.parentName,
-    label: dto.label,
-    namehash: nameHash(fullName),
-    createdBy,
-    texts: toMap(
-      dto.texts,
-      (t) => t.key,
-      (t) => t.value,
-    ),
-    addresses: toMap(
-      dto.addresses,
-      (a) => String(a.coin),
-      (a) => a.value,
-    ),
-    metadata: toMap(
-      dto.metadata,
-      (m) => m.key,
-      (m) => m.value,
-    ),
-    owner: dto.owner,
-    contenthash: dto.contenthash,
-    ttl: dto.ttl,
-  };
-}
-
-/** What the audit trail records of a subname: its records (the name itself is the event's subject). */
-function auditedSubname(e: SubnameEntity): AuditFields {
-  return {
-    texts: e.texts,
-    addresses: e.addresses,
-    metadata: e.metadata,
-    contenthash: e.contenthash,
-    owner: e.owner,
-    ttl: e.ttl,
-  };
-}
-
-/**
- * The event of an upsert: a creation with every record, or an update with the records it changed (with every
- * record when the row as it was is unknown: a batch item whose name another writer created meanwhile).
- */
-export function subnameWriteEvent(
-  by: Actor,
-  entity: SubnameEntity,
-  previous: SubnameEntity | null,
-  inserted = previous === null,
-): AuditEvent {
-  const subject = entity.fullName;
-  if (inserted) return { by, action: 'subname.create', subject, before: null, after: auditedSubname(entity) };
-  if (!previous) return { by, action: 'subname.update', subject, before: null, after: auditedSubname(entity) };
-  return { by, action: 'subname.update', subject, ...changedFields(auditedSubname(previous), auditedSubname(entity)) };
-}
 
 @Injectable()
 export class SubnamesService {
@@ -172,37 +91,6 @@ export class SubnamesService {
       if (code === QUOTA_REFUSED_SQLSTATE) throw await this.quota.refusal(this.dataSource.manager, write.createdBy);
       throw e;
     }
-  }
-
-  /**
-   * Many create-or-updates, all or nothing, in one transaction of three statements: one upsert of every item
-   * (which also hands back the rows as they were, for the audit trail), one insert of their audit events, then
-   * one quota charge for the items that created a name. A refusal (scope, quota) writes nothing.
-   */
-  async upsertMany(key: AuthenticatedKey, dto: BatchSubnamesDto, by: Actor): Promise<BatchWriteResult> {
-    refuseOutsideScope(
-      key,
-      dto.items.map((item, i) => ({ field: `items[${i}].parentName`, name: item.parentName })),
-    );
-    const writes = dto.items.map((item) => toSubnameWrite(key.id, item));
-    const result = await this.dataSource.transaction(async (manager) => {
-      const results = await this.subnames.upsertMany(manager, writes);
-      await this.audit.recordMany(
-        manager,
-        results.map(({ entity, inserted, previous }) => subnameWriteEvent(by, entity, previous, inserted)),
-      );
-      const created = results.filter((r) => r.inserted).length;
-      const quota =
-        created > 0 ? await this.quota.charge(manager, key.id, created) : await this.quota.view(manager, key.id);
-      const items = results.map(({ entity, inserted }) => ({
-        fullName: entity.fullName,
-        status: inserted ? ('created' as const) : ('updated' as const),
-        subname: toSubnameResponse(entity),
-      }));
-      return { body: { created, updated: results.length - created, items }, quota };
-    });
-    this.cache.written(writes.map((w) => w.fullName));
-    return result;
   }
 
   /**
