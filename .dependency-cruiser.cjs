@@ -12,6 +12,7 @@ const FLOORS = [
   ['quota', 'rate-limit'],
   ['subnames', 'listings', 'admin'],
   ['mint', 'resolution', 'import', 'health'],
+  ['portal'], // the developer portal: keys (admin), subnames and the resolution status, for a signed-in wallet
   ['database'], // the data source lists every module's entities
   ['cli'], // the command line's own commands (cli.ts assembles them)
 ];

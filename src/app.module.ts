@@ -10,6 +10,7 @@ import { ListingsModule } from './listings/listings.module';
 import { MintModule } from './mint/mint.module';
 import { AdminModule } from './admin/admin.module';
 import { QuotaModule } from './quota/quota.module';
+import { PortalModule } from './portal/portal.module';
 import { ResolutionModule } from './resolution/resolution.module';
 import { SubnamesModule } from './subnames/subnames.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -34,6 +35,7 @@ export class AppModule {
         ListingsModule,
         MintModule,
         ResolutionModule,
+        PortalModule,
       ],
     };
   }

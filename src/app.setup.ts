@@ -17,6 +17,7 @@ import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
 import { httpLogger } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
+import { isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
 import { ccipCorsUnder } from './resolution/ccip-cors';
 import { CCIP_READ_PATH } from './resolution/resolution.service';
 
@@ -31,6 +32,8 @@ const UNPREFIXED = [
   { path: 'health/live', method: RequestMethod.GET },
   { path: 'health/ready', method: RequestMethod.GET },
   { path: 'metrics', method: RequestMethod.GET },
+  { path: 'portal', method: RequestMethod.ALL },
+  { path: 'portal/{*path}', method: RequestMethod.ALL },
 ];
 const DOCS_PATH = /^\/docs(-json|\/|$)/;
 
@@ -75,7 +78,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     ...(track ? [track] : []),
     httpLogger(config),
     httpMetricsMiddleware,
-    securityHeaders(SECURITY_POLICIES, (req) => (DOCS_PATH.test(req.path) ? 'docs' : 'api')),
+    securityHeaders({ ...SECURITY_POLICIES, portal: PORTAL_SECURITY_POLICY }, (req) =>
+      DOCS_PATH.test(req.path) ? 'docs' : isPortalPage(req.path) ? 'portal' : 'api',
+    ),
+    portalNoStore,
     // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
     ccipCorsUnder(`/${API_PREFIX}/${CCIP_READ_PATH}`),
     // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).

@@ -1,10 +1,17 @@
-/** Who made a change: the API key id or `admin`, and the request (or CLI run) that carried it. */
+/** Who made a change: the API key id, `admin` or `wallet:<address>`, and the request (or CLI run) that carried it. */
 export interface Actor {
   actor: string;
   requestId: string;
 }
 
 export const ADMIN_ACTOR = 'admin';
+/** The portal's own checks of who controls a key's parents (suspending and resuming keys). */
+export const PORTAL_ACTOR = 'portal';
+
+/** The audit actor of a wallet signed in to the portal. */
+export function walletActor(address: string): string {
+  return `wallet:${address.toLowerCase()}`;
+}
 
 export const AUDIT_ACTIONS = [
   'key.issue',
@@ -16,6 +23,11 @@ export const AUDIT_ACTIONS = [
   'subname.create',
   'subname.update',
   'subname.delete',
+  'key.suspend',
+  'key.resume',
+  'portal.sign-in',
+  'portal.sign-out',
+  'portal.name-add',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -12,5 +12,6 @@ import { ResolutionService } from './resolution.service';
   imports: [SigningModule, SubnamesModule, ChainModule],
   controllers: [ResolutionController, ResolutionStatusController],
   providers: [ResolutionService, ResolutionStatusService],
+  exports: [ResolutionStatusService],
 })
 export class ResolutionModule {}

@@ -2,13 +2,14 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { isISO8601, ValidationArguments } from 'class-validator';
 import { QueryInteger } from '../../common/http/query';
 import { canonical, satisfies } from '../../common/validation/validators';
-import { ADMIN_ACTOR } from '../audit.types';
+import { ADMIN_ACTOR, PORTAL_ACTOR } from '../audit.types';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 25;
 export const MAX_AUDIT_PAGE_SIZE = 100;
 /** The deepest event a page reads, as for the subname search: page × size at most this. */
 export const MAX_AUDIT_WINDOW = 10_000;
 const MAX_SUBJECT = 512;
+const WALLET = /^wallet:0x[0-9a-fA-F]{40}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function pageProblem(max: number) {
@@ -48,15 +49,18 @@ export class AuditQueryDto {
 
   @ApiPropertyOptional({
     example: 'admin',
-    pattern: '^(admin|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
-    description: 'Who made the change: `admin`, or an API key id (UUID, any letter case)',
+    pattern:
+      '^(admin|portal|wallet:0x[0-9a-fA-F]{40}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
+    description:
+      'Who made the change: `admin`, an API key id (UUID, any letter case), `wallet:<address>` for a portal ' +
+      "wallet, or `portal` for the portal's own ownership checks",
   })
   @canonical(
     'isActor',
     (raw) => {
-      if (raw === ADMIN_ACTOR) return raw;
-      if (typeof raw === 'string' && UUID.test(raw)) return raw.toLowerCase();
-      throw new Error('must be admin or an API key id (UUID)');
+      if (raw === ADMIN_ACTOR || raw === PORTAL_ACTOR) return raw;
+      if (typeof raw === 'string' && (UUID.test(raw) || WALLET.test(raw))) return raw.toLowerCase();
+      throw new Error('must be admin, portal, wallet:<address> or an API key id (UUID)');
     },
     { optional: true },
   )
