@@ -17,6 +17,7 @@ import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
 import { httpLogger } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
+import { PORTAL_COOKIE, PORTAL_SESSION_SCHEME } from './portal/portal-auth';
 import { isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
 import { ccipCorsUnder } from './resolution/ccip-cors';
 import { CCIP_READ_PATH } from './resolution/resolution.service';
@@ -118,6 +119,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-auth-token', description: 'API key' }, API_KEY_SCHEME)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-admin-token', description: 'Admin token' }, ADMIN_SCHEME)
+    .addCookieAuth(
+      PORTAL_COOKIE,
+      { type: 'apiKey', in: 'cookie', description: 'Developer portal session (POST /portal/api/session)' },
+      PORTAL_SESSION_SCHEME,
+    )
     .build();
   return SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, FieldErrorDto] });
 }

@@ -19,6 +19,8 @@ import { SiweVerifier } from './siwe-verifier';
 /** The session cookie: `__Host-` makes browsers insist on Secure, Path=/ and no Domain. */
 export const PORTAL_COOKIE = '__Host-sns_portal';
 export const CSRF_HEADER = 'x-portal-csrf';
+/** The OpenAPI security scheme of the session cookie. */
+export const PORTAL_SESSION_SCHEME = 'portal-session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type PortalRequest = Request & { wallet?: WalletSession };
@@ -117,7 +119,7 @@ export function SameOrigin(): MethodDecorator & ClassDecorator {
 export function WalletAuth(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     UseGuards(WalletSessionGuard),
-    ApiCookieAuth(PORTAL_COOKIE),
+    ApiCookieAuth(PORTAL_SESSION_SCHEME),
     ApiProblem(401, 'UNAUTHORIZED: no valid portal session (the __Host-sns_portal cookie)'),
     ApiProblem(403, CROSS_SITE),
   );

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { CreateSubnameDto } from '../subnames/dto/create-subname.dto';
 import type { Response } from 'express';
 import { ApiProblems } from '../common/http/openapi';
 import { streamNdjson } from '../common/http/ndjson';
@@ -63,7 +64,11 @@ export class PortalNamesController {
 
   @Get('export')
   @ApiOperation({ summary: 'The NDJSON export of a parent the wallet controls, without a key' })
-  @ApiOkResponse({ description: 'application/x-ndjson: one POST /api/v1/subnames body per line' })
+  @ApiExtraModels(CreateSubnameDto)
+  @ApiOkResponse({
+    description: 'application/x-ndjson: one POST /api/v1/subnames body per line',
+    content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(CreateSubnameDto) } } },
+  })
   @ApiProblems([400, 'parentName missing or invalid'], CONTROL, CHAIN)
   async export(
     @CurrentWallet() wallet: WalletSession,

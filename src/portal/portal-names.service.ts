@@ -10,7 +10,6 @@ import { ListSubnamesQueryDto } from '../subnames/dto/search-subnames.dto';
 import { SubnamesService } from '../subnames/subnames.service';
 import { MeResponse, NameControlResponse, PortalSubnamesQueryDto } from './dto/names.dto';
 import { NameControl, NameControlService } from './name-control.service';
-import { NotNameControllerError } from './portal.errors';
 import { PortalRepository } from './portal.repository';
 import type { WalletSession } from './portal-session.service';
 
@@ -41,16 +40,10 @@ export class PortalNamesService {
     };
   }
 
-  /** Checks on chain, now, that the wallet controls the name; a name it no longer controls leaves its list. */
+  /** Checks on chain, now, that the wallet controls the name, and keeps it in the wallet's list with its role. */
   async add(wallet: WalletSession, name: string, requestId: string): Promise<NameControlResponse> {
     const address = wallet.address.toLowerCase();
-    let control: NameControl;
-    try {
-      control = await this.control.control(wallet.address, name);
-    } catch (e) {
-      if (e instanceof NotNameControllerError) await this.portal.deleteName(this.dataSource.manager, address, name);
-      throw e;
-    }
+    const control = await this.control.control(wallet.address, name);
     await this.dataSource.transaction(async (m) => {
       await this.portal.upsertName(m, address, control);
       const by = { actor: walletActor(address), requestId };

@@ -82,10 +82,6 @@ export class PortalRepository {
     );
   }
 
-  async deleteName(m: EntityManager, address: string, name: string): Promise<void> {
-    await m.query('DELETE FROM portal_names WHERE address = $1 AND name = $2', [address, name]);
-  }
-
   listNames(m: EntityManager, address: string): Promise<PortalNameEntity[]> {
     return m.getRepository(PortalNameEntity).find({ where: { address }, order: { name: 'ASC' } });
   }

@@ -34,13 +34,14 @@ const raw = (text: string): Raw => ({ $fuzz: 'raw', text });
  * name of the parameter or property. Keep it small; everything else comes from openapi.json.
  */
 export const CONTEXT_VALUES: Record<string, string[]> = {
-  id: ['keyId'],
+  id: ['keyId', 'portalKeyId'],
 };
 
 /** The value each security scheme's header gets in a valid request. */
 export const SECURITY_VALUES: Record<string, string> = {
   'x-auth-token': 'apiKey',
   'x-admin-token': 'adminToken',
+  cookie: 'portalCookie',
 };
 
 export type QueryStyle = 'form' | 'formExploded' | 'deepObject' | 'json';
