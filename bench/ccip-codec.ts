@@ -9,8 +9,9 @@
 import { performance } from 'node:perf_hooks';
 import { dnsEncode, Interface, namehash, Wallet } from 'ethers';
 import { loadConfig } from '../src/config/app-config';
-import { decodeResolveCall, encodeGatewayResponse } from '../src/resolution/ccip-codec';
-import { answer } from '../src/resolution/record-answers';
+import { encodeGatewayResponse } from '../src/resolution/answer-encoding';
+import { answerBytes } from '../src/resolution/record-answers';
+import { calldataBytes, decodeResolveBytes } from '../src/resolution/request-decoding';
 import { ResolutionService } from '../src/resolution/resolution.service';
 import { SigningService } from '../src/signing/signing.service';
 import type { SubnameRecords, SubnamesService } from '../src/subnames/subnames.service';
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   const subnames = { records: (name: string) => Promise.resolve(name.endsWith('.oak.eth') ? RECORDS : null) };
   const service = new ResolutionService(subnames as unknown as SubnamesService, new SigningService(config), config);
   const codec = (data: string) =>
-    encodeGatewayResponse(answer(decodeResolveCall(data), RECORDS), 1795500900n, SIGNATURE);
+    encodeGatewayResponse(answerBytes(decodeResolveBytes(calldataBytes(data)), RECORDS), 1795500900n, SIGNATURE);
 
   const many = Array.from({ length: 20000 }, (_, i) => calldata(`name${i}.oak.eth`, 'addr'));
   const rows: [string, string, number][] = [];

@@ -18,7 +18,7 @@ import {
   Wallet,
 } from 'ethers';
 import { loadConfig } from '../src/config/app-config';
-import { ccipAnswerDigestBytes } from '../src/signing/ccip-answer';
+import { ccipDigest } from '../src/signing/ccip-digest';
 import { Eip712Digester } from '../src/signing/eip712';
 import { MINT_CONTEXT_TYPES, MintContent } from '../src/signing/mint-context';
 import { JobSigner } from '../src/signing/signing-jobs';
@@ -140,7 +140,7 @@ export function measureSigning(): SigningRate[] {
     [
       '',
       'service: keccak_256 over bytes',
-      rate((i) => ccipAnswerDigestBytes(sender, expires + BigInt(i), request, result)),
+      rate((i) => ccipDigest(sender, expires + BigInt(i), requestBytes, resultBytes)),
     ],
   ];
   let reference = 0;

@@ -1,13 +1,15 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { serveHostWindows } from './rate-limit/host-windows';
 
 /** A worker that dies after it served is replaced after this long (not at once: a crash loop would spin). */
 const RESTART_DELAY_MS = 1000;
 
 /**
  * The primary of Node's cluster (WORKERS > 1): forks `workers` copies of this program, which share the HTTP port
- * (the primary hands out connections), each with its own pool, caches and rate-limit counters (set REDIS_URL to
- * share the limits). It serves nothing itself.
+ * (the primary hands out connections), each with its own share of the pool and its own caches. It serves no
+ * request itself, but holds the host's rate-limit windows, which every worker counts on (without REDIS_URL, and
+ * while Redis is away).
  * - A worker that exits before it listened failed at start-up (configuration, keys, database): restarting would
  *   fail the same way, so the primary stops the others and exits with that worker's code.
  * - A worker that dies after it listened is replaced.
@@ -48,6 +50,7 @@ export function runPrimary(workers: number, log: Logger): void {
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal));
 
+  serveHostWindows();
   log.info(`starting ${workers} worker processes`);
   for (let i = 0; i < workers; i++) fork();
 }

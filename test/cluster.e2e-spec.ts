@@ -1,5 +1,6 @@
-import { get } from 'node:http';
+import { get, request } from 'node:http';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { ADMIN_TOKEN } from './support/test-app';
 import { resetTestDatabase } from './support/test-database';
 
 /** One request on a connection of its own (the cluster's primary hands out connections, not requests). */
@@ -9,6 +10,23 @@ function fresh(url: string): Promise<number> {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     }).on('error', reject);
+  });
+}
+
+/** One request on a connection of its own from a given loopback address (each is a client address of its own). */
+function from(
+  localAddress: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, localAddress, method: init.method, headers: init.headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
   });
 }
 
@@ -82,6 +100,77 @@ describe('WORKERS=2: Node cluster', () => {
 
   it('drains every worker on SIGTERM and exits 0', async () => {
     expect(await svc.stop('SIGTERM')).toBe(0);
+  });
+});
+
+describe('WORKERS=2 without Redis: one budget per address for the whole host', () => {
+  let svc: ServiceProcess;
+
+  beforeAll(async () => {
+    await resetTestDatabase();
+    svc = await startServiceProcess({
+      WORKERS: '2',
+      LOG_LEVEL: 'info',
+      REDIS_URL: undefined,
+      RATE_LIMIT_PER_IP: '5',
+      RATE_LIMIT_PER_KEY: '3',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+    });
+    // Ready means one worker listens; the test needs both.
+    await until(() => {
+      const listening = logLines(svc).filter((l) => l.msg?.startsWith('listening on port'));
+      return new Set(listening.map((l) => l.pid)).size === 2;
+    }, 'both workers listening');
+  });
+
+  afterAll(async () => {
+    await svc?.stop('SIGKILL');
+  });
+
+  it('lets exactly 5 of 16 requests from one address through, whichever worker serves them', async () => {
+    const route = '/api/v1/ccip-read/signer';
+    const statuses = await Promise.all(Array.from({ length: 16 }, () => fresh(`${svc.url}${route}`)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(11);
+    // Both workers answered (some of the 200s and 429s each), so the count was shared, not per process.
+    await svc.outputContaining(route, 3_000);
+    await until(() => logLines(svc).filter((l) => l.route === route).length === 16, 'a log line per request');
+    const pids = new Set(
+      logLines(svc)
+        .filter((l) => l.route === route)
+        .map((l) => l.pid),
+    );
+    expect(pids.size).toBe(2);
+    expect(pids.has(svc.child.pid)).toBe(false);
+    // Still refused afterwards, from either worker, on new connections.
+    const later = await Promise.all(Array.from({ length: 4 }, () => fresh(`${svc.url}${route}`)));
+    expect(later).toEqual([429, 429, 429, 429]);
+  });
+
+  it("shares a key's budget too, and gives the address back its unit for each keyed request", async () => {
+    const client = '127.0.0.2';
+    const issued = await from(client, `${svc.url}/api/v1/admin/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+      body: JSON.stringify({ name: 'cluster', parentNames: ['oak.eth'] }),
+    });
+    expect(issued.status).toBe(201);
+    const { key } = JSON.parse(issued.body) as { key: string };
+    // One after another: a keyed request pays its address until its key is known, so ones in flight together
+    // would also spend the address's budget.
+    const keyed = [];
+    for (let i = 0; i < 8; i++)
+      keyed.push(await from(client, `${svc.url}/api/v1/quota`, { headers: { 'x-auth-token': key } }));
+    expect(keyed.filter((r) => r.status === 200)).toHaveLength(3);
+    const refused = keyed.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) expect(JSON.parse(r.body)).toMatchObject({ code: 'RATE_LIMITED' });
+    for (const r of refused) expect((JSON.parse(r.body) as { detail: string }).detail).toContain('API key');
+    // The address paid 1 (the admin request) and got every keyed unit back: 4 more of 5 pass.
+    const open = await Promise.all(
+      Array.from({ length: 5 }, () => from(client, `${svc.url}/api/v1/ccip-read/signer`).then((r) => r.status)),
+    );
+    expect([...open].sort()).toEqual([200, 200, 200, 200, 429]);
   });
 });
 

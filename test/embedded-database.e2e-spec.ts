@@ -286,6 +286,33 @@ describe('embedded database locked down', () => {
     }
   });
 
+  it('a burst of 300 parallel creates waits for the one pooled connection instead of answering 503', async () => {
+    // The shortest pool wait the configuration allows: the queue for PGlite's one session outlasts it many times.
+    const svc = await startEmbeddedService(tempDir('sns-embedded-burst-'), { DATABASE_CONNECT_TIMEOUT_MS: '100' });
+    try {
+      const issued = await fetch(`${svc.url}/api/v1/admin/api-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+        body: JSON.stringify({ name: 'burst', parentNames: ['oak.eth'], quota: 250 }),
+      });
+      const { key } = (await issued.json()) as { key: string };
+      const statuses = await Promise.all(
+        Array.from({ length: 300 }, (_, i) =>
+          fetch(`${svc.url}/api/v1/subnames`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-auth-token': key },
+            body: JSON.stringify({ parentName: 'oak.eth', label: `b${i}` }),
+          }).then((r) => r.status),
+        ),
+      );
+      const tally: Record<number, number> = {};
+      for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
+      expect(tally).toEqual({ 201: 250, 403: 50 });
+    } finally {
+      await svc.stop();
+    }
+  });
+
   it('NODE_ENV=production without DATABASE_URL refuses to start, naming ALLOW_EMBEDDED_DATABASE; with it set, starts', async () => {
     const dir = tempDir('sns-embedded-prod-');
     const keys = {

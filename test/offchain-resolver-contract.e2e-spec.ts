@@ -13,7 +13,7 @@ import {
   Wallet,
 } from 'ethers';
 import artifact from '../contracts/OffchainResolver.json';
-import { ccipAnswerDigest } from '../src/signing/ccip-answer';
+import { ccipAnswerDigest } from './support/ccip-reference';
 import { RpcServer } from './support/rpc-server';
 
 const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { Client } from 'pg';
+import { itOnPostgres, ON_POSTGRES } from './support/postgres-only';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { ADMIN_TOKEN } from './support/test-app';
 import { resetTestDatabase } from './support/test-database';
@@ -10,7 +11,6 @@ import { resetTestDatabase } from './support/test-database';
 const MINTER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const RECEIVER = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
 const LISTING = { price: '5000', fee: '100', paymentReceiver: RECEIVER, expirable: false, fuses: 0 };
-const onPostgres = Boolean(process.env.DATABASE_URL);
 
 interface Answer {
   status: number;
@@ -133,7 +133,7 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
       last = await read();
       state = {
         cached: (await fromMemory(cache)) > before,
-        proven: (await metric(a, 'subname_changes_channel_up')) === (onPostgres ? 1 : 0),
+        proven: (await metric(a, 'subname_changes_channel_up')) === (ON_POSTGRES ? 1 : 0),
       };
       if (state.cached && state.proven) break;
       await new Promise((r) => setTimeout(r, 50));
@@ -197,7 +197,7 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
     });
 
     // The embedded database never proves its channel, so there the filter never answers (and the test above holds).
-    const withProvenChannel = onPostgres ? it : it.skip;
+    const withProvenChannel = itOnPostgres('a change channel proven across connections (LISTEN/NOTIFY)');
 
     withProvenChannel(
       'refuses within a second a name created through B while its name filter said "not stored"',

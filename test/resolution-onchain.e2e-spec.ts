@@ -19,7 +19,7 @@ import {
   ZeroHash,
 } from 'ethers';
 import request from 'supertest';
-import { ccipAnswerDigest } from '../src/signing/ccip-answer';
+import { ccipAnswerDigest } from './support/ccip-reference';
 import resolverArtifact from '../contracts/OffchainResolver.json';
 import { compileContract } from './contracts/compile';
 import { CallResult, Evm } from './contracts/evm';

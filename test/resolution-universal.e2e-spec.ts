@@ -20,6 +20,7 @@ import {
 import request from 'supertest';
 import { createPublicClient, custom, defineChain, type PublicClient } from 'viem';
 import { normalize } from 'viem/ens';
+import resolverArtifact from '../contracts/OffchainResolver.json';
 import { compileContract } from './contracts/compile';
 import { Evm } from './contracts/evm';
 import { BatchGateway, startBatchGateway } from './support/batch-gateway';
@@ -74,7 +75,6 @@ describe('resolution through the Universal Resolver: viem and ethers as wallets 
 
   beforeAll(async () => {
     const registryCode = compileContract('ENSRegistry.sol', 'ENSRegistry');
-    const resolverCode = compileContract('OffchainResolver.sol', 'OffchainResolver');
     const universalCode = compileContract('UniversalResolver.sol', 'UniversalResolver');
     const registryAbi = new Interface(registryCode.abi as string[]);
     evm = Evm.start();
@@ -92,8 +92,8 @@ describe('resolution through the Universal Resolver: viem and ethers as wallets 
 
     const registry = await deploy(registryCode.bytecode, '0x');
     offchainResolver = await deploy(
-      resolverCode.bytecode,
-      coder.encode(['string', 'address[]'], [gatewayUrl, [gatewaySigner.address]]),
+      resolverArtifact.bytecode,
+      coder.encode(['string', 'address[]', 'address'], [gatewayUrl, [gatewaySigner.address], deployer]),
     );
     universalResolver = await deploy(
       universalCode.bytecode,

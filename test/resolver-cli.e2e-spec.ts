@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createServer, type Server, type Socket } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -328,5 +329,33 @@ describe('GET /resolution/status without a chain', () => {
     expect(res.body.detail).toContain('ENS_RPC_URL');
     const bad = await request(t.http).get('/api/v1/resolution/status?parentName=eth').expect(400);
     expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'parentName' }] });
+  });
+});
+
+describe('GET /resolution/status with a chain that never answers', () => {
+  let t: TestApp;
+  let stuck: Server;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    stuck = createServer((s) => sockets.push(s));
+    await new Promise<void>((resolve) => stuck.listen(0, '127.0.0.1', resolve));
+    const { port } = stuck.address() as { port: number };
+    t = await createTestApp({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'status-')),
+      ENS_RPC_URL: `http://127.0.0.1:${port}`,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    sockets.forEach((s) => s.destroy());
+    await new Promise((resolve) => stuck?.close(resolve));
+  });
+
+  it('answers 503 CHAIN_UNAVAILABLE within a few seconds, with Retry-After', async () => {
+    const started = Date.now();
+    const res = await request(t.http).get('/api/v1/resolution/status?parentName=oak.eth').expect(503);
+    expect(Date.now() - started).toBeLessThan(6500);
+    expect(res.body).toMatchObject({ code: 'CHAIN_UNAVAILABLE', status: 503 });
+    expect(res.headers['retry-after']).toBe('5');
   });
 });

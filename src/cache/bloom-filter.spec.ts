@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { BloomFilter } from './bloom-filter';
+import { runs } from '../../test/support/property-runs';
 
 const label = fc.stringMatching(/^[a-z0-9-]{1,20}$/);
 const fullName = fc.tuple(fc.oneof(label, fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' })), label);
@@ -13,7 +14,7 @@ describe(BloomFilter.name, () => {
         for (const name of names) sut.add(name);
         return names.every((name) => sut.has(name));
       }),
-      { seed: 20261124, numRuns: 20 },
+      { seed: 20261124, numRuns: runs(20) },
     );
   });
 

@@ -1,39 +1,11 @@
-import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { FakeClient, FakeRedis } from '../../test/support/change-feed-fakes';
 import { loadConfig } from '../config/app-config';
 import { ChangeFeed } from './change-feed';
 import { RecordCache } from './record-cache';
-
-/** The listening connection: records its statements; the test emits its notifications. */
-class FakeClient extends EventEmitter {
-  queries: string[] = [];
-  async connect(): Promise<void> {}
-  async query(sql: string): Promise<void> {
-    this.queries.push(sql);
-  }
-  async end(): Promise<void> {}
-  notify(channel: string, payload: string): void {
-    this.emit('notification', { channel, payload, processId: 1 });
-  }
-}
-
-class FakeRedis extends EventEmitter {
-  status = 'ready';
-  published: [string, string][] = [];
-  subscribed: string[] = [];
-  async connect(): Promise<void> {}
-  async subscribe(...channels: string[]): Promise<void> {
-    this.subscribed.push(...channels);
-  }
-  async publish(channel: string, message: string): Promise<number> {
-    this.published.push([channel, message]);
-    return 1;
-  }
-  disconnect(): void {}
-}
 
 class TestFeed extends ChangeFeed {
   clients: FakeClient[] = [];
@@ -53,6 +25,7 @@ class TestFeed extends ChangeFeed {
 const SUBNAMES = 'subname_changes';
 const LISTINGS = 'listing_changes';
 
+/** The feed's wiring; its parts have their own specs (change-listener, change-probe, redis-relay). */
 describe(ChangeFeed.name, () => {
   /** Which channels a probe sent through the pool comes back on. */
   let echoed: string[];
@@ -120,7 +93,7 @@ describe(ChangeFeed.name, () => {
     expect(await cached(subnames, 'a.oak.eth')).toBe('reloaded');
   });
 
-  it('a probe proves the caches only once it has come back on every channel', async () => {
+  it('routes probes to the probe: they prove the caches once back on every channel, and evict nothing', async () => {
     await warm();
     echoed = [SUBNAMES];
     await jest.advanceTimersByTimeAsync(250 + 500);
@@ -129,19 +102,8 @@ describe(ChangeFeed.name, () => {
     // The failed round backs off (500 ms) before the next one.
     await jest.advanceTimersByTimeAsync(1000);
     expect([subnames.confirmed, listings.confirmed]).toEqual([true, true]);
-  });
-
-  it('a lost connection withdraws the proof at once; listening again forgets every cached entry', async () => {
-    await warm();
-    await jest.advanceTimersByTimeAsync(250);
-    expect([subnames.confirmed, listings.confirmed]).toEqual([true, true]);
-    client().emit('error', new Error('terminated'));
-    expect([subnames.confirmed, listings.confirmed]).toEqual([false, false]);
     expect(await cached(subnames, 'a.oak.eth')).toBe('sub');
-    await jest.advanceTimersByTimeAsync(500);
-    expect(sut.clients).toHaveLength(2);
-    expect(client().queries).toEqual([`LISTEN ${SUBNAMES}`, `LISTEN ${LISTINGS}`]);
-    expect([subnames.size, listings.size]).toEqual([0, 0]);
+    expect(await cached(listings, 'mainnet/oak.eth')).toBe('listing');
   });
 
   it('written evicts in this process at once and publishes on the Redis channel of that cache', async () => {
@@ -155,22 +117,19 @@ describe(ChangeFeed.name, () => {
     expect(JSON.parse(pub.published[0][1])).toMatchObject({ names: ['mainnet/oak.eth'] });
   });
 
-  it("evicts what another replica publishes on Redis, by channel; ignores its own messages and others' noise", async () => {
+  it('shuts down its parts: the proof withdrawn, the listening connection closed, both Redis connections dropped', async () => {
     await warm();
-    const [sub, pub] = sut.redis;
-    sut.written(SUBNAMES, ['b.oak.eth']);
-    await subnames.get('b.oak.eth', load('b'));
-    sub.emit('message', 'p:subname-changes', pub.published[0][1]);
-    expect(await cached(subnames, 'b.oak.eth')).toBe('b');
-    sub.emit('message', 'p:listing-changes', 'not json');
-    sub.emit('message', 'p:listing-changes', JSON.stringify({ from: 'other', names: 'mainnet/oak.eth' }));
-    expect(await cached(listings, 'mainnet/oak.eth')).toBe('listing');
-    sub.emit('message', 'p:listing-changes', JSON.stringify({ from: 'other', names: ['a.oak.eth'] }));
-    expect(await cached(subnames, 'a.oak.eth')).toBe('sub');
-    sub.emit('message', 'p:listing-changes', JSON.stringify({ from: 'other', names: ['mainnet/oak.eth'] }));
-    expect(await cached(listings, 'mainnet/oak.eth')).toBe('reloaded');
-    sub.emit('message', 'p:subname-changes', JSON.stringify({ from: 'other', names: ['b.oak.eth', 7] }));
-    expect(await cached(subnames, 'b.oak.eth')).toBe('reloaded');
+    await jest.advanceTimersByTimeAsync(250);
+    expect(subnames.confirmed).toBe(true);
+    await sut.beforeApplicationShutdown();
+    await sut.onApplicationShutdown();
+    expect([subnames.confirmed, client().ended, sut.redis.map((r) => r.disconnected)]).toEqual([
+      false,
+      true,
+      [true, true],
+    ]);
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(sut.clients).toHaveLength(1);
   });
 
   it('refuses a channel that is not an identifier, registered twice or after the start, and writes to none', () => {

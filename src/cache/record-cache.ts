@@ -1,5 +1,7 @@
+import { LRUCache } from 'lru-cache';
+
 /**
- * docs/reference.md#freshness: a write or delete is visible within one second on every replica. Entries loaded less than
+ * A write or delete is visible within one second on every replica. Entries loaded less than
  * UNCONFIRMED_MAX_AGE_MS ago are served in any case; older ones only while the change channel has been proven,
  * less than CONFIRMATION_WINDOW_MS ago, to have delivered every change committed before that proof (each change
  * evicts its key, so what is left is current). Both stay under the second with room for timers and transit.
@@ -15,7 +17,6 @@ export const MAX_CHARS = 8 * 1024 * 1024;
 interface Entry<V> {
   value: V;
   loadedAt: number;
-  size: number;
 }
 
 interface Load<V> {
@@ -37,22 +38,22 @@ export interface RecordCacheOptions<V> {
  * callers must not modify them.
  */
 export class RecordCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries: LRUCache<string, Entry<V>>;
   private readonly loads = new Map<string, Load<V>>();
-  private chars = 0;
   private confirmedAt = -Infinity;
   /** When a value was last asked for; the change channel proves itself only while someone reads. */
   lastUsedAt = -Infinity;
-  private readonly maxEntries: number;
-  private readonly maxChars: number;
-  private readonly sizeOf: (value: V) => number;
   protected readonly now: () => number;
   private readonly onLookup: (hit: boolean) => void;
 
   constructor(options: RecordCacheOptions<V> = {}) {
-    this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
-    this.maxChars = options.maxChars ?? MAX_CHARS;
-    this.sizeOf = options.sizeOf ?? (() => 1);
+    const sizeOf = options.sizeOf ?? (() => 1);
+    // A value larger than maxSize is not kept (lru-cache refuses it).
+    this.entries = new LRUCache<string, Entry<V>>({
+      max: options.maxEntries ?? MAX_ENTRIES,
+      maxSize: options.maxChars ?? MAX_CHARS,
+      sizeCalculation: (entry) => Math.max(1, sizeOf(entry.value)),
+    });
     this.now = options.now ?? Date.now;
     this.onLookup = options.onLookup ?? (() => undefined);
   }
@@ -67,21 +68,18 @@ export class RecordCache<V> {
     this.lastUsedAt = now;
     const entry = this.entries.get(key);
     if (entry && this.isFresh(entry, now)) {
-      // Map order is recency order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
       this.onLookup(true);
       return entry.value;
     }
     this.onLookup(false);
-    if (entry) this.remove(key);
+    if (entry) this.entries.delete(key);
     const running = this.loads.get(key);
     if (running) return running.promise;
     const current: Load<V> = { promise: load() };
     this.loads.set(key, current);
     try {
       const value = await current.promise;
-      if (this.loads.get(key) === current) this.store(key, value, now);
+      if (this.loads.get(key) === current) this.entries.set(key, { value, loadedAt: now });
       return value;
     } finally {
       if (this.loads.get(key) === current) this.loads.delete(key);
@@ -90,14 +88,13 @@ export class RecordCache<V> {
 
   /** A change of `key` was committed: forget it, and keep no load that was already running. */
   evict(key: string): void {
-    this.remove(key);
+    this.entries.delete(key);
     this.loads.delete(key);
   }
 
   evictAll(): void {
     this.entries.clear();
     this.loads.clear();
-    this.chars = 0;
   }
 
   /** Every change committed before `sentAt` has been delivered (and evicted). */
@@ -124,24 +121,5 @@ export class RecordCache<V> {
     const age = now - entry.loadedAt;
     if (age < UNCONFIRMED_MAX_AGE_MS) return true;
     return age < CONFIRMED_MAX_AGE_MS && this.confirmedAt > now - CONFIRMATION_WINDOW_MS;
-  }
-
-  private store(key: string, value: V, loadedAt: number): void {
-    this.remove(key);
-    const size = this.sizeOf(value);
-    if (size > this.maxChars) return;
-    this.entries.set(key, { value, loadedAt, size });
-    this.chars += size;
-    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
-      const oldest = this.entries.keys().next().value as string;
-      this.remove(oldest);
-    }
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.chars -= entry.size;
   }
 }

@@ -102,9 +102,15 @@ export class EnsChain {
       return { registryOwner, wrapped: false, owner: registryOwner, fuses: 0, expiry: 0n };
     }
     const out = await this.call(this.nameWrapper, NAME_WRAPPER.encodeFunctionData('getData', [BigInt(node)]));
-    if (!out.ok) throw new ChainUnavailableError(`The Name Wrapper ${this.nameWrapper} refused getData(${name})`);
-    const [owner, fuses, expiry] = NAME_WRAPPER.decodeFunctionResult('getData', out.data);
-    return { registryOwner, wrapped: true, owner: owner as string, fuses: Number(fuses), expiry: expiry as bigint };
+    try {
+      if (out.ok) {
+        const [owner, fuses, expiry] = NAME_WRAPPER.decodeFunctionResult('getData', out.data);
+        return { registryOwner, wrapped: true, owner: owner as string, fuses: Number(fuses), expiry: expiry as bigint };
+      }
+    } catch {
+      // Said below.
+    }
+    throw this.notEns(this.nameWrapper, 'getData');
   }
 
   /** ERC-165: false for a contract that refuses or does not implement supportsInterface, and for no contract. */
@@ -112,14 +118,6 @@ export class EnsChain {
     const out = await this.call(address, ERC165.encodeFunctionData('supportsInterface', [interfaceId]));
     if (!out.ok || out.data.length !== 66) return false;
     return BigInt(out.data) === 1n;
-  }
-
-  async code(address: string): Promise<string> {
-    try {
-      return await this.provider.getCode(address);
-    } catch (e) {
-      throw unavailable(e, this.url);
-    }
   }
 
   /** An eth_call with EIP-3668 CCIP-Read followed by ethers, as a wallet resolves. */
@@ -138,8 +136,17 @@ export class EnsChain {
 
   private async read(to: string, abi: typeof REGISTRY, fn: string, args: unknown[]): Promise<string> {
     const out = await this.call(to, abi.encodeFunctionData(fn, args));
-    if (!out.ok)
-      throw new ChainUnavailableError(`${to} refused ${fn}(): is it the ENS contract of chain ${this.chainId}?`);
-    return abi.decodeFunctionResult(fn, out.data)[0] as string;
+    try {
+      if (out.ok) return abi.decodeFunctionResult(fn, out.data)[0] as string;
+    } catch {
+      // No contract there, or not that one: said below.
+    }
+    throw this.notEns(to, fn);
+  }
+
+  private notEns(to: string, fn: string): ChainUnavailableError {
+    return new ChainUnavailableError(
+      `${to} does not answer ${fn}() as the ENS contract of chain ${this.chainId}: check ENS_RPC_URL and the ENS_* addresses`,
+    );
   }
 }

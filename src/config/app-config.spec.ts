@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { getL1NamespaceContracts } from '@thenamespace/addresses';
 import { ConfigError, loadConfig } from './app-config';
 
@@ -69,17 +68,29 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ NODE_ENV: 'development' }).allowEmbeddedDatabase).toBe(false);
   });
 
-  it('runs one worker process, or one per core in production on PostgreSQL, or WORKERS; several need PostgreSQL', () => {
+  it('runs one worker process unless WORKERS says otherwise, even in production; several need PostgreSQL', () => {
     const pg = 'postgres://u@h/db';
     expect(loadConfig({}).workers).toBe(1);
     expect(loadConfig({ DATABASE_URL: pg }).workers).toBe(1);
-    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: pg }).workers).toBe(availableParallelism());
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: pg }).workers).toBe(1);
     expect(loadConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true' }).workers).toBe(1);
     expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: pg, WORKERS: '3' }).workers).toBe(3);
     expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
     expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS: more than 1 needs DATABASE_URL/);
     expect(() => loadConfig({ WORKERS: '0', DATABASE_URL: pg })).toThrow(/WORKERS: .*must not be less than 1/);
     expect(() => loadConfig({ WORKERS: 'many', DATABASE_URL: pg })).toThrow(/WORKERS/);
+  });
+
+  it('divides DATABASE_POOL_SIZE, the connections of the host, among its workers', () => {
+    const pg = 'postgres://u@h/db';
+    expect(loadConfig({ DATABASE_URL: pg }).database.poolSize).toBe(10);
+    expect(loadConfig({ DATABASE_URL: pg, WORKERS: '2' }).database.poolSize).toBe(5);
+    expect(loadConfig({ DATABASE_URL: pg, WORKERS: '3' }).database.poolSize).toBe(3);
+    expect(loadConfig({ DATABASE_URL: pg, WORKERS: '4', DATABASE_POOL_SIZE: '4' }).database.poolSize).toBe(1);
+    expect(loadConfig({ DATABASE_URL: pg, WORKERS: '8', DATABASE_POOL_SIZE: '40' }).database.poolSize).toBe(5);
+    expect(() => loadConfig({ DATABASE_URL: pg, WORKERS: '5', DATABASE_POOL_SIZE: '4' })).toThrow(
+      /WORKERS: 5 workers cannot share DATABASE_POOL_SIZE=4 .*each needs at least one/,
+    );
   });
 
   it('signs on a thread of its own outside NODE_ENV=test, unless SIGNING_THREAD says otherwise', () => {

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
@@ -167,16 +166,14 @@ export class AppConfig {
   /** The developer portal: operator wallets (lower case) and how often portal keys' parents are checked on chain. */
   readonly portal: { adminAddresses: string[]; recheckSeconds: number };
   readonly logLevel: string;
+  /** poolSize is this process's share of DATABASE_POOL_SIZE, the host's budget divided among its workers. */
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
   /** Database time one public search may take before it is cancelled (SEARCH_TIMEOUT). */
   readonly searchStatementTimeoutMs: number;
   readonly redisKeyPrefix: string;
   /** Seconds to wait for requests in flight after SIGTERM, and seconds to keep accepting while not ready. */
   readonly shutdown: { graceSeconds: number; delaySeconds: number };
-  /**
-   * Processes serving HTTP (Node's cluster): WORKERS, else one per core in production on PostgreSQL, else one.
-   * The embedded database belongs to one process.
-   */
+  /** Processes serving HTTP (Node's cluster): WORKERS, else one (one process per container, scaled outside). */
   readonly workers: number;
   /** Signatures made on a thread of their own (SIGNING_THREAD), by default outside NODE_ENV=test. */
   readonly signingThread: boolean;
@@ -229,15 +226,15 @@ export class AppConfig {
       recheckSeconds: e.PORTAL_RECHECK_SECONDS,
     };
     this.logLevel = e.LOG_LEVEL;
+    this.workers = e.WORKERS ?? 1;
     this.database = {
-      poolSize: e.DATABASE_POOL_SIZE,
+      poolSize: Math.floor(e.DATABASE_POOL_SIZE / this.workers),
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     };
     this.searchStatementTimeoutMs = e.SEARCH_STATEMENT_TIMEOUT_MS;
     this.redisKeyPrefix = e.REDIS_KEY_PREFIX;
     this.shutdown = { graceSeconds: e.SHUTDOWN_GRACE_SECONDS, delaySeconds: e.SHUTDOWN_DELAY_SECONDS };
-    this.workers = e.WORKERS ?? (this.env === 'production' && this.databaseUrl ? availableParallelism() : 1);
     this.signingThread = e.SIGNING_THREAD ?? this.env !== 'test';
   }
 }
@@ -258,6 +255,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (vars.WORKERS !== undefined && vars.WORKERS > 1 && !vars.DATABASE_URL) {
     lines.push('  WORKERS: more than 1 needs DATABASE_URL: the embedded database belongs to one process');
+  }
+  if (
+    vars.WORKERS !== undefined &&
+    Number.isInteger(vars.DATABASE_POOL_SIZE) &&
+    vars.WORKERS > vars.DATABASE_POOL_SIZE
+  ) {
+    lines.push(
+      `  WORKERS: ${vars.WORKERS} workers cannot share DATABASE_POOL_SIZE=${vars.DATABASE_POOL_SIZE} ` +
+        '(the connections of the whole host, divided among its workers): each needs at least one',
+    );
   }
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return new AppConfig(vars);

@@ -20,6 +20,12 @@ export class DatabaseTarget implements OnApplicationShutdown {
 
 const logger = new Logger('Database');
 
+/**
+ * How long a query may wait for the embedded database's one pooled connection (at least): a burst of requests
+ * queues there one transaction at a time, which is slowness to wait out, not an outage to answer 503 to.
+ */
+export const EMBEDDED_POOL_WAIT_MS = 60_000;
+
 @Global()
 @Module({
   imports: [
@@ -43,7 +49,9 @@ const logger = new Logger('Database');
           // PGlite is one PostgreSQL session: one pooled connection keeps transactions apart.
           poolSize: target.embedded ? 1 : config.database.poolSize,
           statementTimeoutMs: config.database.statementTimeoutMs,
-          connectTimeoutMs: config.database.connectTimeoutMs,
+          connectTimeoutMs: target.embedded
+            ? Math.max(config.database.connectTimeoutMs, EMBEDDED_POOL_WAIT_MS)
+            : config.database.connectTimeoutMs,
         }),
         retryAttempts: 5,
         retryDelay: 2000,

@@ -1,15 +1,14 @@
-import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, Server, Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { authentication, endsIdle, fatal, saslPayload, startupParameters } from './pg-wire';
+import { SCRAM_SHA_256, ScramChallenge, scramChallenge, scramFinal, ScramKeys, scramKeys } from './scram';
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
 const GSSENC_REQUEST = 80877104;
 const TERMINATE = 0x58; // 'X'
 const PASSWORD_MESSAGE = 0x70; // 'p': SASLInitialResponse and SASLResponse
-const READY_FOR_QUERY = 0x5a; // 'Z'
-const IDLE = 0x49; // 'I'
-const SCRAM = 'SCRAM-SHA-256';
 const SCRAM_ITERATIONS = 4096;
 /** A connection has this long to authenticate before it is dropped. */
 const AUTH_TIMEOUT_MS = 10_000;
@@ -19,75 +18,10 @@ export interface Credentials {
   password: string;
 }
 
-/** The server's side of SCRAM-SHA-256 (RFC 5802/7677), as PostgreSQL stores it for a role. */
-interface ScramSecret {
-  salt: Buffer;
-  storedKey: Buffer;
-  serverKey: Buffer;
-}
-
-const hmac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest();
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest();
-
-function scramSecret(password: string): ScramSecret {
-  const salt = randomBytes(16);
-  const salted = pbkdf2Sync(password.normalize('NFKC'), salt, SCRAM_ITERATIONS, 32, 'sha256');
-  return { salt, storedKey: sha256(hmac(salted, 'Client Key')), serverKey: hmac(salted, 'Server Key') };
-}
-
-/** `a=1,b=2` → {a: '1', b: '2'} (SCRAM attributes; values may contain `=`). */
-function attributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of text.split(',')) {
-    const at = part.indexOf('=');
-    if (at > 0) out[part.slice(0, at)] = part.slice(at + 1);
-  }
-  return out;
-}
-
-function message(type: string, body: Buffer): Buffer {
-  const head = Buffer.alloc(5);
-  head.write(type, 0, 'latin1');
-  head.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([head, body]);
-}
-
-function authentication(code: number, data: Buffer = Buffer.alloc(0)): Buffer {
-  const body = Buffer.alloc(4);
-  body.writeInt32BE(code, 0);
-  return message('R', Buffer.concat([body, data]));
-}
-
-function fatal(sqlstate: string, text: string): Buffer {
-  const fields = [`SFATAL`, `VFATAL`, `C${sqlstate}`, `M${text}`].map((f) => Buffer.from(`${f}\0`, 'utf8'));
-  return message('E', Buffer.concat([...fields, Buffer.from([0])]));
-}
-
-/** Parameters of a StartupMessage (user, database, …). */
-function startupParameters(packet: Buffer): Record<string, string> {
-  const parts = packet.subarray(8).toString('utf8').split('\0');
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < parts.length && parts[i] !== ''; i += 2) out[parts[i]] = parts[i + 1];
-  return out;
-}
-
-/** The mechanism and data of a SASLInitialResponse, or the data of a SASLResponse. */
-function saslPayload(msg: Buffer, initial: boolean): { mechanism?: string; data: string } | null {
-  const body = msg.subarray(5);
-  if (!initial) return { data: body.toString('utf8') };
-  const end = body.indexOf(0);
-  if (end < 0 || body.length < end + 5) return null;
-  const length = body.readInt32BE(end + 1);
-  return {
-    mechanism: body.subarray(0, end).toString('utf8'),
-    data: length < 0 ? '' : body.subarray(end + 5, end + 5 + length).toString('utf8'),
-  };
-}
-
 type AuthState =
   | { step: 'startup' }
   | { step: 'first'; startup: Buffer; user: string }
-  | { step: 'final'; startup: Buffer; user: string; nonce: string; clientFirstBare: string; serverFirst: string }
+  | { step: 'final'; startup: Buffer; user: string; challenge: ScramChallenge }
   | { step: 'done' }
   | { step: 'refused' };
 
@@ -110,13 +44,13 @@ export class PGliteServer {
   private waiters: (() => void)[] = [];
   private nextId = 1;
   private readonly sockets = new Set<Socket>();
-  private readonly secret: ScramSecret;
+  private readonly keys: ScramKeys;
 
   constructor(
     private readonly db: PGlite,
     private readonly credentials: Credentials,
   ) {
-    this.secret = scramSecret(credentials.password);
+    this.keys = scramKeys(credentials.password, randomBytes(16), SCRAM_ITERATIONS);
   }
 
   async listen(port = 0, host = '127.0.0.1'): Promise<number> {
@@ -156,41 +90,26 @@ export class PGliteServer {
     if (state.step === 'startup') {
       const user = startupParameters(msg!).user ?? '';
       if (user !== this.credentials.user) return refuse(user);
-      const mechanisms = Buffer.from(`${SCRAM}\0\0`, 'utf8');
+      const mechanisms = Buffer.from(`${SCRAM_SHA_256}\0\0`, 'utf8');
       return { next: { step: 'first', startup: msg!, user }, reply: authentication(10, mechanisms) };
     }
     if (state.step === 'first') {
       const payload = msg && msg[0] === PASSWORD_MESSAGE ? saslPayload(msg, true) : null;
-      // gs2 header "n,," (no channel binding) or "y,,"; then n=<ignored>,r=<client nonce>
-      const match = payload && payload.mechanism === SCRAM ? /^[ny],,(n=[^,]*,r=([^,]+).*)$/.exec(payload.data) : null;
-      if (!match) return refuse(state.user);
-      const nonce = match[2] + randomBytes(18).toString('base64');
-      const serverFirst = `r=${nonce},s=${this.secret.salt.toString('base64')},i=${SCRAM_ITERATIONS}`;
+      const challenge =
+        payload?.mechanism === SCRAM_SHA_256
+          ? scramChallenge(this.keys, payload.data, randomBytes(18).toString('base64'))
+          : null;
+      if (!challenge) return refuse(state.user);
       return {
-        next: {
-          step: 'final',
-          startup: state.startup,
-          user: state.user,
-          nonce,
-          clientFirstBare: match[1],
-          serverFirst,
-        },
-        reply: authentication(11, Buffer.from(serverFirst, 'utf8')),
+        next: { step: 'final', startup: state.startup, user: state.user, challenge },
+        reply: authentication(11, Buffer.from(challenge.serverFirst, 'utf8')),
       };
     }
     if (state.step === 'final') {
       const payload = msg && msg[0] === PASSWORD_MESSAGE ? saslPayload(msg, false) : null;
-      const attrs = payload ? attributes(payload.data) : {};
-      const withoutProof = payload?.data.replace(/,p=[^,]*$/, '') ?? '';
-      if (!attrs.p || attrs.r !== state.nonce || !attrs.c) return refuse(state.user);
-      const authMessage = `${state.clientFirstBare},${state.serverFirst},${withoutProof}`;
-      const proof = Buffer.from(attrs.p, 'base64');
-      const signature = hmac(this.secret.storedKey, authMessage);
-      if (proof.length !== signature.length) return refuse(state.user);
-      const clientKey = Buffer.from(proof.map((b, i) => b ^ signature[i]));
-      if (!timingSafeEqual(sha256(clientKey), this.secret.storedKey)) return refuse(state.user);
-      const serverSignature = hmac(this.secret.serverKey, authMessage).toString('base64');
-      return { next: { step: 'done' }, reply: authentication(12, Buffer.from(`v=${serverSignature}`, 'utf8')) };
+      const serverFinal = payload ? scramFinal(this.keys, state.challenge, payload.data) : null;
+      if (!serverFinal) return refuse(state.user);
+      return { next: { step: 'done' }, reply: authentication(12, Buffer.from(serverFinal, 'utf8')) };
     }
     return refuse('');
   }
@@ -289,18 +208,4 @@ export class PGliteServer {
     socket.on('close', leave);
     socket.on('error', () => socket.destroy());
   }
-}
-
-/** True when the last ReadyForQuery in a reply says the session is idle (not in a transaction). */
-function endsIdle(reply: Uint8Array): boolean {
-  let status: number | null = null;
-  let offset = 0;
-  const view = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
-  while (offset + 5 <= view.length) {
-    const type = view[offset];
-    const length = view.readInt32BE(offset + 1);
-    if (type === READY_FOR_QUERY && length === 5) status = view[offset + 5];
-    offset += 1 + length;
-  }
-  return status === IDLE;
 }

@@ -66,12 +66,3 @@ export function canonicalReservedLabels(value: unknown): string[] {
   });
   return [...new Set(labels)];
 }
-
-export function reservedLabelsProblem(value: unknown): string | null {
-  try {
-    canonicalReservedLabels(value);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}

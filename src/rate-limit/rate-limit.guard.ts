@@ -2,39 +2,14 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { normalizeIp } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
-import { AppConfig, TrustProxy } from '../config/app-config';
+import { AppConfig } from '../config/app-config';
 import { rateLimited } from '../metrics/metrics';
 import { IP_LIMIT, KEY_LIMIT, NO_RATE_LIMIT } from '../common/http/rate-limit.constants';
 import { RateLimitStorage, WindowCount } from './rate-limit.storage';
 import { RateLimitedError } from './rate-limit.errors';
-
-/**
- * The tracker of a client address (IPv6 grouped by /64), as Express derives it under TRUST_PROXY: without a
- * proxy to trust, Express's `req.ip` is the socket's address (it parses X-Forwarded-For only to drop it), so
- * that is read directly. The last address's tracker is kept: a connection's requests share it.
- */
-export class AddressTracker {
-  private readonly direct: boolean;
-  private lastAddress: string | undefined;
-  private lastTracker = 'ip:unknown';
-
-  constructor(trustProxy: TrustProxy) {
-    // Express trusts no proxy for false and for a hop count of 0.
-    this.direct = trustProxy === false || trustProxy === 0;
-  }
-
-  of(req: Request): string {
-    const address = this.direct ? req.socket.remoteAddress : req.ip;
-    if (address !== this.lastAddress) {
-      this.lastAddress = address;
-      this.lastTracker = `ip:${address ? normalizeIp(address) : 'unknown'}`;
-    }
-    return this.lastTracker;
-  }
-}
 
 /** What a route is charged: nothing (NoRateLimit), its client address, or the address and then its API key. */
 type RoutePolicy = 'none' | 'address' | 'keyed';
@@ -83,7 +58,6 @@ export class RateLimitGuard implements CanActivate {
   private readonly windowMs: number;
   private readonly byAddress: Budget;
   private readonly byKey: Budget;
-  private readonly addresses: AddressTracker;
 
   constructor(
     private readonly storage: RateLimitStorage,
@@ -94,7 +68,6 @@ export class RateLimitGuard implements CanActivate {
     this.windowMs = config.rateLimit.windowSeconds * 1000;
     this.byAddress = new Budget(IP_LIMIT, config.rateLimit.perIp, this.windowMs);
     this.byKey = new Budget(KEY_LIMIT, config.rateLimit.perKey, this.windowMs);
-    this.addresses = new AddressTracker(config.trustProxy);
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -104,13 +77,14 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<KeyedRequest>();
     const res = http.getResponse<Response>();
-    const address = this.addresses.of(req);
+    // The client address as Express derives it under TRUST_PROXY; IPv6 grouped by /64.
+    const address = `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
     const counted = this.storage.hitInProcess(address, this.windowMs);
     if (counted && policy === 'address') return this.admit(res, this.byAddress, counted);
     return this.chargeKeyed(req, res, address, policy, counted);
   }
 
-  /** The path with a round trip: Redis counts the address, or the route takes an API key (looked up here). */
+  /** With a round trip: Redis or the cluster's primary counts the address, or the route takes an API key. */
   private async chargeKeyed(
     req: KeyedRequest,
     res: Response,

@@ -1,58 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { loadConfig } from '../config/app-config';
-import { MemoryWindows, RateLimitStorage } from './rate-limit.storage';
-
-describe(MemoryWindows.name, () => {
-  it('counts hits in a fixed window that starts with the first hit, then starts a new one', () => {
-    const sut = new MemoryWindows();
-    expect(sut.hit('k', 60_000, 1_000)).toEqual({ hits: 1, msLeft: 60_000 });
-    expect(sut.hit('k', 60_000, 31_000)).toEqual({ hits: 2, msLeft: 30_000 });
-    expect(sut.hit('other', 60_000, 31_000)).toEqual({ hits: 1, msLeft: 60_000 });
-    expect(sut.hit('k', 60_000, 61_000)).toEqual({ hits: 1, msLeft: 60_000 });
-  });
-
-  it('forgets ended windows as it goes, so idle trackers do not accumulate', () => {
-    const sut = new MemoryWindows();
-    for (let i = 0; i < 100; i++) sut.hit(`ip:${i}`, 1_000, Date.now());
-    expect(sut.size).toBe(100);
-    sut.hit('late', 1_000, Date.now() + 5_000);
-    expect(sut.size).toBe(1);
-  });
-});
-
-describe('MemoryWindows refund', () => {
-  it('gives back one hit of a running window, never below zero, and nothing to an ended one', () => {
-    const sut = new MemoryWindows();
-    sut.hit('ip:a', 60_000, 1_000);
-    sut.hit('ip:a', 60_000, 2_000);
-    sut.refund('ip:a', 3_000);
-    expect(sut.hit('ip:a', 60_000, 4_000).hits).toBe(2);
-    sut.refund('ip:a', 5_000);
-    sut.refund('ip:a', 5_000);
-    sut.refund('ip:a', 5_000);
-    expect(sut.hit('ip:a', 60_000, 6_000).hits).toBe(1);
-    sut.refund('ip:a', 70_000);
-    expect(sut.hit('ip:a', 60_000, 70_000)).toEqual({ hits: 1, msLeft: 60_000 });
-    sut.refund('never-seen', 1_000);
-    expect(sut.size).toBe(1);
-  });
-});
+import { RateLimitStorage } from './rate-limit.storage';
 
 describe(RateLimitStorage.name, () => {
-  it('without REDIS_URL counts in process: allowed up to the limit, then blocked until the window ends', async () => {
+  it('without REDIS_URL counts in this process, at once, and the asynchronous path shares the same windows', async () => {
     const sut = new RateLimitStorage(loadConfig({}));
-    expect(sut.backend).toBe('memory');
-    const results = [];
-    for (let i = 0; i < 4; i++) results.push(await sut.increment('key:a', 60_000, 3, 60_000, 'key'));
-    expect(results.map((r) => [r.totalHits, r.isBlocked])).toEqual([
-      [1, false],
-      [2, false],
-      [3, false],
-      [4, true],
-    ]);
-    expect(results[3].timeToExpire).toBeGreaterThanOrEqual(59);
-    expect(results[3].timeToBlockExpire).toBe(results[3].timeToExpire);
+    expect(sut.hitInProcess('key:a', 60_000)).toEqual({ hits: 1, msLeft: 60_000 });
+    expect(sut.hitInProcess('key:a', 60_000)?.hits).toBe(2);
+    expect((await sut.hit('key:a', 60_000)).hits).toBe(3);
+    await sut.refund('key:a');
+    expect(sut.hitInProcess('key:a', 60_000)?.hits).toBe(3);
+    expect(sut.hitInProcess('key:b', 60_000)?.hits).toBe(1);
     expect(await sut.pingRedis()).toBe(false);
     await sut.onApplicationShutdown();
   });
@@ -67,7 +26,9 @@ describe('RateLimitStorage with REDIS_URL (the local Redis)', () => {
   beforeAll(async () => {
     await redis.connect();
     await Promise.all(replicas.map((r) => r.onModuleInit()));
-    for (const r of replicas) expect(r.backend).toBe('redis');
+    for (const r of replicas) expect(await r.pingRedis()).toBe(true);
+    // With Redis nothing is decided in process: every hit goes through `hit`.
+    expect(replicas[0].hitInProcess('ip:none', 60_000)).toBeUndefined();
   });
 
   afterAll(async () => {
@@ -122,15 +83,7 @@ describe('RateLimitStorage with REDIS_URL (the local Redis)', () => {
     expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     // Within each replica, in the order asked.
     for (const own of [counts.slice(0, 25), counts.slice(25)]) expect(own).toEqual([...own].sort((x, y) => x - y));
-    const increments = await Promise.all(
-      Array.from({ length: 5 }, () => replicas[1].increment('key:shared', 60_000, 52, 60_000, 'key')),
-    );
-    expect(increments.map((r) => [r.totalHits, r.isBlocked])).toEqual([
-      [51, false],
-      [52, false],
-      [53, true],
-      [54, true],
-      [55, true],
-    ]);
+    await replicas[1].refund('key:shared');
+    expect((await replicas[0].hit('key:shared', 60_000)).hits).toBe(50);
   });
 });

@@ -1,11 +1,27 @@
-import { AbiCoder, namehash, ZeroAddress } from 'ethers';
+import { AbiCoder, hexlify, namehash, ZeroAddress } from 'ethers';
 import type { SubnameRecords } from '../subnames/subnames.service';
-import type { RecordQuery } from './ccip-codec';
-import { addressBytes, answer, isEvmCoinType, queryValue } from './record-answers';
+import { answerBytes, isEvmCoinType, MAX_ANSWER_BYTES } from './record-answers';
+import type { RecordQuery, ResolveRequest } from './request-decoding';
+import { CalldataError } from './resolution.errors';
 
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const DEFAULT_EVM = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 const BASE = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
+
+const coder = AbiCoder.defaultAbiCoder();
+
+function request(queries: RecordQuery[], multicall = false): ResolveRequest {
+  return { name: 'alice.oak.eth', node: namehash('alice.oak.eth'), queries, multicall };
+}
+
+/** The value the gateway answers one query with, decoded by ethers. */
+function queryValue(query: RecordQuery, r: SubnameRecords | null): string {
+  const type = query.kind === 'addr' ? 'address' : query.kind === 'text' ? 'string' : 'bytes';
+  return coder.decode([type], answerBytes(request([query]), r))[0] as string;
+}
+
+/** addr(node, coinType)'s answer: the address in its ENSIP-9 binary form, 0x when none. */
+const addressBytes = (r: SubnameRecords | null, coinType: bigint) => queryValue({ kind: 'addrCoin', coinType }, r);
 
 function records(over: Partial<SubnameRecords> = {}): SubnameRecords {
   return {
@@ -85,21 +101,63 @@ describe('record answers', () => {
   });
 
   it('encodes one result, or bytes[] for a multicall', () => {
-    const coder = AbiCoder.defaultAbiCoder();
-    const base = { name: 'alice.oak.eth', node: namehash('alice.oak.eth') };
-    const single = answer({ ...base, queries: [{ kind: 'addr' }], multicall: false }, records());
+    const single = answerBytes(request([{ kind: 'addr' }]), records());
     expect(coder.decode(['address'], single)[0]).toBe(ETH);
-    const multi = answer(
-      {
-        ...base,
-        queries: [{ kind: 'text', key: 'avatar' }, { kind: 'addrCoin', coinType: 0n }, { kind: 'addr' }],
-        multicall: true,
-      },
+    const multi = answerBytes(
+      request([{ kind: 'text', key: 'avatar' }, { kind: 'addrCoin', coinType: 0n }, { kind: 'addr' }], true),
       records(),
     );
     const [parts] = coder.decode(['bytes[]'], multi);
     expect(coder.decode(['string'], parts[0])[0]).toBe('https://example.com/a.png');
     expect(coder.decode(['bytes'], parts[1])[0]).toBe('0x76a91462e907b15cbf27d5425399ebf6f0fb50ebb88f1888ac');
     expect(coder.decode(['address'], parts[2])[0]).toBe(ETH);
+  });
+
+  describe('the answer size bound', () => {
+    // 2,000 characters of four UTF-8 bytes each: the longest value a text record holds.
+    const longest = '😀'.repeat(2000);
+    const full = records({
+      texts: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`com.k${i}`, longest])),
+      addresses: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [String(2147483649 + i), BASE])),
+    });
+    const textCalls = (n: number): RecordQuery[] => Array.from({ length: n }, () => ({ kind: 'text', key: 'com.k0' }));
+
+    it('answers every record of the fullest name, each asked once', () => {
+      const queries: RecordQuery[] = [
+        ...Object.keys(full.texts).map((key) => ({ kind: 'text' as const, key })),
+        ...Object.keys(full.addresses).map((coin) => ({ kind: 'addrCoin' as const, coinType: BigInt(coin) })),
+        { kind: 'addr' },
+        { kind: 'contenthash' },
+      ];
+      expect(queries).toHaveLength(102);
+      const answer = answerBytes(request(queries, true), full);
+      expect(answer.length).toBeGreaterThan(400_000);
+      expect(answer.length).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
+      const [parts] = coder.decode(['bytes[]'], answer);
+      expect(coder.decode(['string'], parts[49])[0]).toBe(longest);
+      expect(coder.decode(['bytes'], parts[99])[0]).toBe(BASE.toLowerCase());
+    });
+
+    it('answers a multicall whose answer just fits, refuses one call more, naming the bound', () => {
+      // Each call answers 8,064 bytes in its string encoding, plus two words in the bytes[] around it.
+      const perCall = 2 * 32 + 32 + 32 + 8000;
+      const fits = Math.floor((MAX_ANSWER_BYTES - 64) / perCall);
+      expect(answerBytes(request(textCalls(fits), true), full)).toHaveLength(64 + fits * perCall);
+      let refusal: unknown;
+      try {
+        answerBytes(request(textCalls(fits + 1), true), full);
+      } catch (e) {
+        refusal = e;
+      }
+      expect(refusal).toBeInstanceOf(CalldataError);
+      expect(refusal).toMatchObject({
+        field: 'data.call',
+        message: `asks for answers of more than ${MAX_ANSWER_BYTES} bytes, the most one gateway answer holds`,
+      });
+    });
+
+    it('leaves a single call alone: one record is always far below the bound', () => {
+      expect(hexlify(answerBytes(request(textCalls(1)), full)).length).toBe(2 + 2 * (64 + 8000));
+    });
   });
 });

@@ -1,19 +1,24 @@
 import { getCoderByCoinType } from '@ensdomains/address-encoder';
-import { hexlify, ZeroAddress } from 'ethers';
 import { BoundedMemo } from '../common/bounded-memo';
-import { checksumAddress } from '../common/ens/evm-address';
 import { contenthashBytes } from '../common/ens/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
 import {
+  bytesArrayElementSize,
+  EMPTY_BYTES_ARRAY_SIZE,
   encodeAddressResult,
   encodeBytesArrayResult,
   encodeBytesResult,
   encodeStringResult,
-  type QueryValue,
-  type RecordQuery,
-  type ResolveRequest,
-  toHex,
-} from './ccip-codec';
+} from './answer-encoding';
+import type { RecordQuery, ResolveRequest } from './request-decoding';
+import { CalldataError } from './resolution.errors';
+
+/**
+ * The most bytes one answer's result may take: every record one name can hold, each asked once, fits (50 texts
+ * of 2,000 four-byte characters and 50 addresses come to about 420 KB), a multicall repeating one long record
+ * does not.
+ */
+export const MAX_ANSWER_BYTES = 512 * 1024;
 
 export const COIN_TYPE_ETH = 60n;
 /** ENSIP-19's default EVM address: chain id 0 as an ENSIP-11 coin type. */
@@ -59,15 +64,6 @@ function addressOrDefault(records: SubnameRecords | null, coinType: bigint): Uin
   return storedAddressBytes(records.addresses, COIN_TYPE_DEFAULT);
 }
 
-/**
- * The address of a coin in its ENSIP-9 binary form (0x when none), as ENS's reference resolver answers
- * addr(node, coinType) since ENSIP-19: the coin's own record, else the default EVM address for an EVM coin type.
- */
-export function addressBytes(records: SubnameRecords | null, coinType: bigint): string {
-  const bytes = addressOrDefault(records, coinType);
-  return bytes ? hexlify(bytes) : '0x';
-}
-
 /** Contenthash URIs in their ENSIP-7 binary form. */
 const contenthashes = new BoundedMemo<Uint8Array>(1024);
 
@@ -75,24 +71,7 @@ function contenthashOf(uri: string): Uint8Array {
   return contenthashes.get(uri, () => Buffer.from(contenthashBytes(uri).slice(2), 'hex'));
 }
 
-/** What the inner function returns for these records: a name that is not stored has every record empty. */
-export function queryValue(query: RecordQuery, records: SubnameRecords | null): QueryValue {
-  switch (query.kind) {
-    case 'addr': {
-      // addr(bytes32) is addr(node, 60) as an address (the zero address when none).
-      const bytes = addressBytes(records, COIN_TYPE_ETH);
-      return bytes.length === 2 + 40 ? checksumAddress(bytes) : ZeroAddress;
-    }
-    case 'addrCoin':
-      return addressBytes(records, query.coinType);
-    case 'text':
-      return records && Object.hasOwn(records.texts, query.key) ? records.texts[query.key] : '';
-    case 'contenthash':
-      return records?.contenthash ? contenthashBytes(records.contenthash) : '0x';
-  }
-}
-
-/** encodeResult(query, queryValue(query, records)) as bytes, without the round trip through strings. */
+/** The ABI-encoded return value of the inner call `query` for these records (empty values when none). */
 function resultBytes(query: RecordQuery, records: SubnameRecords | null): Uint8Array {
   switch (query.kind) {
     case 'addr': {
@@ -108,13 +87,24 @@ function resultBytes(query: RecordQuery, records: SubnameRecords | null): Uint8A
   }
 }
 
-/** The ABI-encoded result of the request's inner call (for a multicall, bytes[] of each call's result). */
+/**
+ * The ABI-encoded result of the request's inner call (for a multicall, bytes[] of each call's result), refused
+ * as soon as the results built pass MAX_ANSWER_BYTES.
+ */
 export function answerBytes(request: ResolveRequest, records: SubnameRecords | null): Uint8Array {
-  const results = request.queries.map((q) => resultBytes(q, records));
-  return request.multicall ? encodeBytesArrayResult(results) : results[0];
-}
-
-/** answerBytes as 0x-hex. */
-export function answer(request: ResolveRequest, records: SubnameRecords | null): string {
-  return toHex(answerBytes(request, records));
+  if (!request.multicall) return resultBytes(request.queries[0], records);
+  const results: Uint8Array[] = [];
+  let size = EMPTY_BYTES_ARRAY_SIZE;
+  for (const query of request.queries) {
+    const result = resultBytes(query, records);
+    size += bytesArrayElementSize(result.length);
+    if (size > MAX_ANSWER_BYTES) {
+      throw new CalldataError(
+        'data.call',
+        `asks for answers of more than ${MAX_ANSWER_BYTES} bytes, the most one gateway answer holds`,
+      );
+    }
+    results.push(result);
+  }
+  return encodeBytesArrayResult(results);
 }

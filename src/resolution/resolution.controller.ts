@@ -10,19 +10,24 @@ import {
   EXAMPLE_DATA,
   EXAMPLE_SENDER,
 } from './dto/ccip-read.dto';
+import { MAX_ANSWER_BYTES } from './record-answers';
+import { MAX_MULTICALL_CALLS } from './request-decoding';
 import { CCIP_READ_PATH, GatewayAnswer, ResolutionService } from './resolution.service';
 
 const RESOLVE_PROBLEMS: [number, string][] = [
   [
     400,
-    'VALIDATION_FAILED naming the field (sender, data, data.name, data.call, data.node, data.calls[i]…), or ' +
-      'UNSUPPORTED_RESOLVER_CALL for an inner function other than addr, text, contenthash and multicall',
+    'VALIDATION_FAILED naming the field (sender, data, data.name, data.call, data.node, data.calls[i]…), ' +
+      `data.call also for a multicall of more than ${MAX_MULTICALL_CALLS} calls or one whose answer would pass ` +
+      `${MAX_ANSWER_BYTES} bytes; or UNSUPPORTED_RESOLVER_CALL for an inner function other than addr, text, ` +
+      'contenthash and multicall',
   ],
 ];
 const RESOLVE_DESCRIPTION =
   'Answers what an offchain resolver asked in its OffchainLookup (EIP-3668): the inner call of resolve(name, data) ' +
   '(addr(bytes32), addr(bytes32,uint256), text(bytes32,string), contenthash(bytes32), multicall(bytes[])) from the ' +
   'stored records, signed for the resolver `sender`. A name that is not stored gets empty values, signed. ' +
+  `A multicall holds at most ${MAX_MULTICALL_CALLS} calls and its answer at most ${MAX_ANSWER_BYTES} bytes. ` +
   'Cache-Control: public, max-age = the subname ttl (60 without one), at most half the signature lifetime.';
 
 const SIGNED_ANSWER = ApiOkResponse({

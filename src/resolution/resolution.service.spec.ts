@@ -1,7 +1,7 @@
 import { AbiCoder, dnsEncode, Interface, namehash, recoverAddress, Wallet } from 'ethers';
 import { DomainError } from '../common/errors';
 import { loadConfig } from '../config/app-config';
-import { ccipAnswerDigest } from '../signing/ccip-answer';
+import { ccipAnswerDigest } from '../../test/support/ccip-reference';
 import { SigningService } from '../signing/signing.service';
 import type { SubnameRecords, SubnamesService } from '../subnames/subnames.service';
 import { ResolutionService } from './resolution.service';

@@ -4,18 +4,13 @@ import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { SigningService } from '../signing/signing.service';
 import { SubnamesService } from '../subnames/subnames.service';
-import {
-  CalldataError,
-  calldataBytes,
-  decodeResolveBytes,
-  encodeGatewayResponse,
-  type ResolveRequest,
-} from './ccip-codec';
+import { encodeGatewayResponse } from './answer-encoding';
 import { CcipSignerResponse } from './dto/ccip-read.dto';
 import { answerBytes } from './record-answers';
-import { UnsupportedResolverCallError } from './resolution.errors';
+import { calldataBytes, decodeResolveBytes } from './request-decoding';
+import { CalldataError, UnsupportedResolverCallError } from './resolution.errors';
 
-/** Cache lifetime of an answer for a name without a ttl of its own (docs/reference.md#resolution-gateway). */
+/** Cache lifetime of an answer for a name without a ttl of its own. */
 export const DEFAULT_MAX_AGE_SECONDS = 60;
 export const CCIP_READ_PATH = 'ccip-read';
 
@@ -32,11 +27,10 @@ export interface GatewayAnswer {
   maxAgeSeconds: number;
 }
 
-/** The calldata's bytes and what they ask, or the 400 problem that names what is wrong. */
-function decodeOrRefuse(data: string): { bytes: Uint8Array; request: ResolveRequest } {
+/** fn's value, or the 400 problem that names what is wrong with the request. */
+function orRefuse<T>(fn: () => T): T {
   try {
-    const bytes = calldataBytes(data);
-    return { bytes, request: decodeResolveBytes(bytes) };
+    return fn();
   } catch (e) {
     if (!(e instanceof CalldataError)) throw e;
     if (e.unsupported) throw new UnsupportedResolverCallError(e.field, e.message);
@@ -57,9 +51,10 @@ export class ResolutionService {
   ) {}
 
   async resolve(sender: string, data: string): Promise<GatewayAnswer> {
-    const { bytes, request } = decodeOrRefuse(data);
+    const bytes = orRefuse(() => calldataBytes(data));
+    const request = orRefuse(() => decodeResolveBytes(bytes));
     const records = await this.subnames.records(request.name);
-    const result = answerBytes(request, records);
+    const result = orRefuse(() => answerBytes(request, records));
     const lifetime = this.config.ccip.signatureTtlSeconds;
     const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
     const signature = await this.signing.signCcipAnswer(checksumAddress(sender), expires, bytes, result);

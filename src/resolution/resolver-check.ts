@@ -46,8 +46,17 @@ const fail = (detail: string): never => {
 /** The POST form of a GET template: the same path without /{sender}/{data}.json (EIP-3668). */
 const postForm = (template: string) => template.replace(/\/\{sender\}\/\{data\}(\.json)?$/, '');
 
+/** A decoded return value, or null when the contract answered something else. */
+function decoded<T>(decode: () => T): T | null {
+  try {
+    return decode();
+  } catch {
+    return null;
+  }
+}
+
 function errorName(revert: string): string {
-  const parsed = EXTENDED_RESOLVER.parseError(revert);
+  const parsed = decoded(() => EXTENDED_RESOLVER.parseError(revert));
   return parsed ? `${parsed.name}(${parsed.args.join(', ')})` : `revert data ${revert.slice(0, 74)}`;
 }
 
@@ -105,7 +114,7 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
           RECORDS.encodeFunctionData('addr', [namehash(probe)]),
         ]),
       );
-      const parsed = out.ok ? null : EXTENDED_RESOLVER.parseError(out.revert);
+      const parsed = out.ok ? null : decoded(() => EXTENDED_RESOLVER.parseError(out.revert));
       if (parsed?.name !== 'OffchainLookup') {
         return fail(
           `${resolver} answered resolve(${probe}) without an OffchainLookup (${out.ok ? 'a value on chain' : errorName(out.revert)}): ` +
@@ -132,12 +141,13 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
     signer: async () => {
       signer = getAddress((await gatewaySigner()).address);
       const out = await chain.call(resolver, EXTENDED_RESOLVER.encodeFunctionData('signers', [signer]));
-      if (!out.ok) {
+      const trusted = out.ok ? decoded(() => EXTENDED_RESOLVER.decodeFunctionResult('signers', out.data)[0]) : null;
+      if (trusted === null) {
         return fail(
           `${resolver} does not answer signers(address), so its trusted signers cannot be checked: deploy this project's resolver with \`${CLI} deploy\``,
         );
       }
-      if (EXTENDED_RESOLVER.decodeFunctionResult('signers', out.data)[0] === true) {
+      if (trusted === true) {
         return `${resolver} trusts this service's signer ${signer}`;
       }
       return fail(
@@ -150,6 +160,7 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
       let response: string;
       try {
         response = await gateway.answer(l.sender, l.callData);
+        if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(response)) throw new Error('its answer is not hex bytes');
       } catch (e) {
         return fail(`The gateway did not answer the lookup for ${probe}: ${(e as Error).message}`);
       }
@@ -164,8 +175,15 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
           : `check that CCIP_SIGNER_KEY is the key of ${signer} and that the resolver trusts it`;
         return fail(`${resolver} refused the gateway's answer for ${probe} (${why}): ${hint}`);
       }
-      const [result] = coder.decode(['bytes'], out.data) as unknown as [string];
-      const address = RECORDS.decodeFunctionResult('addr', result)[0] as string;
+      const address = decoded(() => {
+        const [result] = coder.decode(['bytes'], out.data) as unknown as [string];
+        return RECORDS.decodeFunctionResult('addr', result)[0] as string;
+      });
+      if (address === null) {
+        return fail(
+          `${resolver} accepted the gateway's answer for ${probe} but returned something other than an address`,
+        );
+      }
       const value = address === ZeroAddress ? 'no address (a signed empty answer)' : `the address ${address}`;
       return `${probe} resolves through ${resolver} to ${value}, the signature verified by the contract itself`;
     },

@@ -4,10 +4,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT64_LIMIT = 1n << 64n;
 
 /**
- * The digest an offchain resolver checks before it trusts a gateway answer (docs/reference.md; ENS's reference
+ * The digest an offchain resolver checks before it trusts a gateway answer (ENS's reference
  * SignatureVerifier.makeSignatureHash): keccak256(0x1900 ‖ sender ‖ uint64 expires ‖ keccak256(request) ‖
- * keccak256(result)), over bytes. Without ethers, so that the signing thread loads no more than it uses;
- * ccip-answer.ts takes hex as well.
+ * keccak256(result)), over bytes. Without ethers, so that the signing thread loads no more than it uses.
  */
 export function ccipDigest(sender: string, expires: bigint, request: Uint8Array, result: Uint8Array): Uint8Array {
   if (!ADDRESS.test(sender)) throw new Error(`not an address: ${sender}`);

@@ -3,6 +3,7 @@ import { getBytes, hexlify, SigningKey, toUtf8Bytes, TypedDataEncoder } from 'et
 import { Eip712Digester } from './eip712';
 import { utf8Bytes as utf8 } from '../common/crypto/bytes';
 import { signDigest } from './secp256k1';
+import { runs } from '../../test/support/property-runs';
 
 const CURVE_N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 const SEED = 20261123;
@@ -14,12 +15,12 @@ const privateKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) =>
 const digest = fc.uint8Array({ minLength: 32, maxLength: 32 });
 
 describe(signDigest.name, () => {
-  it('signs byte for byte as ethers SigningKey.sign (RFC 6979, low s, v 27/28), over 2,000 keys and digests', () => {
+  it(`signs byte for byte as ethers SigningKey.sign (RFC 6979, low s, v 27/28), over ${runs(2000)} keys and digests`, () => {
     fc.assert(
       fc.property(privateKey, digest, (key, d) => {
         expect(signDigest(key, d)).toBe(new SigningKey(key).sign(d).serialized);
       }),
-      { seed: SEED, numRuns: 2000 },
+      { seed: SEED, numRuns: runs(2000) },
     );
   });
 });
@@ -59,12 +60,12 @@ const domain = fc.record({
 });
 
 describe(Eip712Digester.name, () => {
-  it('hashes as ethers TypedDataEncoder.hash, over 2,000 generated structs and domains', () => {
+  it(`hashes as ethers TypedDataEncoder.hash, over ${runs(2000)} generated structs and domains`, () => {
     fc.assert(
       fc.property(domain, value, (d, v) => {
         expect(hexlify(new Eip712Digester(d, TYPES).digest(v))).toBe(TypedDataEncoder.hash(d, TYPES, v));
       }),
-      { seed: SEED, numRuns: 2000 },
+      { seed: SEED, numRuns: runs(2000) },
     );
   });
 
@@ -94,7 +95,7 @@ describe(utf8.name, () => {
     .array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd7f0, max: 0xe010 })), { maxLength: 30 })
     .map((codes) => String.fromCharCode(...codes));
 
-  it('encodes as ethers toUtf8Bytes, and refuses what it refuses, over 5,000 generated strings', () => {
+  it(`encodes as ethers toUtf8Bytes, and refuses what it refuses, over ${runs(5000)} generated strings`, () => {
     fc.assert(
       fc.property(fc.oneof(units, fc.string({ unit: 'grapheme', maxLength: 30 })), (text) => {
         let expected: string;
@@ -106,7 +107,7 @@ describe(utf8.name, () => {
         }
         expect(hexlify(utf8(text))).toBe(expected);
       }),
-      { seed: SEED, numRuns: 5000 },
+      { seed: SEED, numRuns: runs(5000) },
     );
   });
 });

@@ -32,10 +32,6 @@ export const MINT_CONTEXT_TYPES: Record<string, TypedDataField[]> = {
   ],
 };
 
-export const MINT_CONTEXT_TYPE_STRING =
-  'MintContext(string label,bytes32 parentNode,address owner,uint256 price,uint256 fee,address paymentReceiver,' +
-  'uint256 expiry,uint256 signatureExpiry,address verifiedMinter,uint32 fuses)';
-
 export const DOMAIN_NAME = 'namespace';
 export const DOMAIN_VERSION = '1';
 

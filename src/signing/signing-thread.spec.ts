@@ -5,6 +5,7 @@ import { Eip712Digester } from './eip712';
 import { MINT_CONTEXT_TYPES } from './mint-context';
 import { ANSWER_CHUNK, JobSigner, SignJob } from './signing-jobs';
 import { SigningThread } from './signing-thread';
+import { runs } from '../../test/support/property-runs';
 
 const SEED = 20261124;
 const KEYS = [Wallet.createRandom().privateKey, Wallet.createRandom().privateKey];
@@ -72,9 +73,9 @@ async function onThread(test: (t: SigningThread) => Promise<void>): Promise<void
 }
 
 describe(SigningThread.name, () => {
-  it('signs byte for byte as ethers, 900 generated jobs of every kind asked at once, each its own', async () => {
+  it(`signs byte for byte as ethers, ${runs(900)} generated jobs of every kind asked at once, each its own`, async () => {
     await onThread(async (t) => {
-      const jobs = fc.sample(job, { seed: SEED, numRuns: 900 });
+      const jobs = fc.sample(job, { seed: SEED, numRuns: runs(900) });
       const signatures = await Promise.all(jobs.map((j) => t.sign(j)));
       signatures.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));
     });
@@ -82,7 +83,7 @@ describe(SigningThread.name, () => {
 
   it('signs views of larger buffers by their own bytes (pooled Buffers, as the gateway decodes calldata into)', async () => {
     await onThread(async (t) => {
-      const jobs = fc.sample(job, { seed: SEED + 3, numRuns: 200 }).map((j): SignJob => {
+      const jobs = fc.sample(job, { seed: SEED + 3, numRuns: runs(200) }).map((j): SignJob => {
         // Buffer.from(hex) of a small value is a view into Node's shared 8 KB pool.
         const pooled = (b: Uint8Array) => Buffer.from(hexlify(b).slice(2), 'hex');
         if ('digest' in j) return { ...j, digest: pooled(j.digest) };
@@ -98,7 +99,7 @@ describe(SigningThread.name, () => {
   it('signs the same on the event loop when not started (JobSigner, as the thread runs it)', async () => {
     const t = thread();
     const here = new JobSigner({ keys: KEYS.map((k) => getBytes(k)), structs: STRUCTS });
-    for (const j of fc.sample(job, { seed: SEED + 2, numRuns: 300 })) {
+    for (const j of fc.sample(job, { seed: SEED + 2, numRuns: runs(300) })) {
       const signature = ethersSignature(j);
       expect(here.sign(j)).toBe(signature);
       expect(await t.sign(j)).toBe(signature);

@@ -150,7 +150,7 @@ export class SigningService implements OnModuleDestroy {
     return this.ccip.address;
   }
 
-  /** Signs a gateway answer for the resolver `sender`: the 65-byte signature over ccipAnswerDigest. */
+  /** Signs a gateway answer for the resolver `sender`: the 65-byte signature over ccipDigest. */
   async signCcipAnswer(sender: string, expires: bigint, request: BytesLike, result: BytesLike): Promise<string> {
     const signature = await this.ccip.sign({ sender, expires, request: getBytes(request), result: getBytes(result) });
     ccipSignaturesMade.inc();

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { dnsEncode, Interface, namehash } from 'ethers';
 import { OpenApi, Operation, Schema } from './openapi';
 
 /**
@@ -678,4 +679,67 @@ export function toWire(op: Operation, m: RequestModel, context: Record<string, s
     body,
     rawSocket: m.rawTarget !== undefined,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared-offset multicalls
+
+const RESOLVER_CALLS = new Interface([
+  'function resolve(bytes name, bytes data)',
+  'function addr(bytes32 node)',
+  'function text(bytes32 node, string key)',
+  'function contenthash(bytes32 node)',
+]);
+
+/** A gateway request whose multicall heads point, many to one, at a few shared inner calls. */
+export interface SharedOffsetMulticall {
+  /** The resolve(bytes,bytes) calldata, 0x-hex. */
+  data: string;
+  /** The inner call each head points at, in order: what the gateway decodes and must answer. */
+  calls: string[];
+}
+
+const abiWord = (n: number) => n.toString(16).padStart(64, '0');
+
+/** multicall(bytes[]) calldata whose heads point at `picks` of the shared calls, each shared call laid out once. */
+function sharedOffsetMulticall(shared: string[], picks: number[]): string {
+  const starts: number[] = [];
+  let tail = picks.length * 32;
+  const tails = shared.map((call) => {
+    const hex = call.slice(2);
+    starts.push(tail);
+    const padded = hex.padEnd(Math.ceil(hex.length / 64) * 64, '0');
+    tail += 32 + padded.length / 2;
+    return `${abiWord(hex.length / 2)}${padded}`;
+  });
+  const heads = picks.map((p) => abiWord(starts[p])).join('');
+  return `0xac9650d8${abiWord(0x20)}${abiWord(picks.length)}${heads}${tails.join('')}`;
+}
+
+/**
+ * resolve(name, multicall) calldata in the amplifying shape: `count` heads, each pointing at one of a few shared
+ * inner calls (addr, contenthash, or text of one of `textKeys`), so that a request of a few kilobytes asks for
+ * as many answers as it has heads. ABI-valid all through; ethers decodes it.
+ */
+export function sharedOffsetMulticallArb(
+  name: string,
+  textKeys: string[],
+  count: fc.Arbitrary<number>,
+): fc.Arbitrary<SharedOffsetMulticall> {
+  const node = namehash(name);
+  const candidates = [
+    RESOLVER_CALLS.encodeFunctionData('addr', [node]),
+    RESOLVER_CALLS.encodeFunctionData('contenthash', [node]),
+    ...textKeys.map((key) => RESOLVER_CALLS.encodeFunctionData('text', [node, key])),
+  ];
+  const shared = fc.uniqueArray(fc.constantFrom(...candidates), { minLength: 1, maxLength: candidates.length });
+  return fc
+    .tuple(shared, count)
+    .chain(([calls, n]) =>
+      fc.array(fc.nat({ max: calls.length - 1 }), { minLength: n, maxLength: n }).map((picks) => ({ calls, picks })),
+    )
+    .map(({ calls, picks }) => ({
+      data: RESOLVER_CALLS.encodeFunctionData('resolve', [dnsEncode(name), sharedOffsetMulticall(calls, picks)]),
+      calls: picks.map((p) => calls[p]),
+    }));
 }

@@ -11,12 +11,15 @@ const SCRIPT = `
 const { startEmbeddedDatabase } = require(${JSON.stringify(join(__dirname, '..', '..', 'dist', 'database', 'embedded-database.js'))});
 startEmbeddedDatabase(process.argv[1] || undefined).then((db) => {
   console.log('URL ' + db.url);
-  process.on('SIGTERM', () => db.stop().then(() => process.exit(0)));
+  const stop = () => db.stop().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  // The parent closed our stdin (it exited, even by a crash): no database outlives its test run.
+  process.stdin.on('end', stop).resume();
 });`;
 
 /** Runs the built embedded database (dist/) in a child process; `dataDir` undefined keeps it in memory. */
 export async function startEmbeddedProcess(dataDir?: string): Promise<EmbeddedProcess> {
-  const child = spawn(process.execPath, ['-e', SCRIPT, dataDir ?? ''], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', SCRIPT, dataDir ?? ''], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {

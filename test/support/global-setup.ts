@@ -8,5 +8,9 @@ export default async function globalSetup(): Promise<void> {
   const db = await createTestDatabase();
   globalThis.__TEST_DATABASE__ = db;
   process.env.TEST_DATABASE_URL = db.url;
-  console.log(`\ne2e database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}`);
+  console.log(
+    process.env.DATABASE_URL
+      ? '\ne2e database: PostgreSQL (DATABASE_URL)'
+      : '\ne2e database: embedded PGlite (tests titled [PostgreSQL only: …] are skipped; set DATABASE_URL to run them)',
+  );
 }

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
-import { startEmbeddedDatabase, EmbeddedDatabase } from '../../src/database/embedded-database';
 import { runMigrations } from '../../src/database/migrate';
 import { Logger } from '@nestjs/common';
+import { startEmbeddedProcess } from './embedded-process';
 
 export interface TestDatabase {
   url: string;
@@ -19,7 +19,9 @@ function withDatabase(url: string, database: string): string {
 
 /**
  * A database for one test run: with DATABASE_URL, a new database on that server (so concurrent runs never
- * meet); without it, an in-memory embedded PGlite served on a loopback port. Migrations are applied once.
+ * meet); without it, an in-memory embedded PGlite served on a loopback port by a process of its own, built from
+ * dist/ (jest's sandbox refuses PGlite's dynamic import, and no test then shares its event loop). Migrations are
+ * applied once.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
@@ -39,7 +41,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await c.end();
     };
   } else {
-    const embedded: EmbeddedDatabase = await startEmbeddedDatabase(undefined);
+    const embedded = await startEmbeddedProcess(undefined);
     url = embedded.url;
     drop = () => embedded.stop();
   }

@@ -3,6 +3,7 @@ import { getAddress } from 'ethers';
 import fc from 'fast-check';
 import { checkedHexAddress, checksumAddress } from './evm-address';
 import { canonicalAddress } from './records';
+import { runs } from '../../../test/support/property-runs';
 
 /** A 20-byte address, each hex letter in a case of the generator's choosing (so most are bad mixed case). */
 const address = fc
@@ -51,7 +52,7 @@ describe('EIP-55 by hand equals ethers and address-encoder', () => {
         expect(checkedHexAddress(a)).toBe(ethers(a));
         expect(checksumAddress(a)).toBe(getAddress(a.toLowerCase()));
       }),
-      { seed: 55, numRuns: 5000 },
+      { seed: 55, numRuns: runs(5000) },
     );
   });
 
@@ -68,7 +69,7 @@ describe('EIP-55 by hand equals ethers and address-encoder', () => {
           expect(canonicalAddress(coin, a)).toBe(expected);
         }
       }),
-      { seed: 11, numRuns: 5000 },
+      { seed: 11, numRuns: runs(5000) },
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { concat, ensNormalize, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
 import { isSameOrUnder, nameHash, normalizeLabel, normalizeName, normalizeOrThrow, parentNameHash } from './names';
+import { runs } from '../../../test/support/property-runs';
 
 /** ethers' ensNormalize, the reference: the name, or the error it throws. */
 function reference(raw: string): { name: string } | { error: string } {
@@ -36,7 +37,7 @@ describe('ens', () => {
             else expect(got).toEqual({ error: true });
           }
         }),
-        { seed: 15, numRuns: 5000 },
+        { seed: 15, numRuns: runs(5000) },
       );
     });
 
@@ -122,7 +123,7 @@ describe('ens', () => {
       },
     );
 
-    it("equals ethers' namehash over 3,000 generated names, parents repeated so the remembered nodes are used", () => {
+    it(`equals ethers' namehash over ${runs(3000)} generated names, parents repeated so the remembered nodes are used`, () => {
       const label = fc.stringMatching(/^[a-z0-9-]{1,12}$/).filter((l) => !l.includes('--'));
       const parents = fc.constantFrom('oak.eth', 'team.oak.eth', 'pine.eth', 'x.y.z.eth');
       fc.assert(
@@ -132,7 +133,7 @@ describe('ens', () => {
           expect(parentNameHash(name)).toBe(namehash(name));
           expect(parentNameHash(parent)).toBe(namehash(parent));
         }),
-        { seed: 20261123, numRuns: 3000 },
+        { seed: 20261123, numRuns: runs(3000) },
       );
     });
 

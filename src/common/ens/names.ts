@@ -64,27 +64,6 @@ export function normalizeName(raw: string, minLabels = 2): string {
   return name;
 }
 
-/** Reason the value is not acceptable, or null; used by validators so the message names the cause. */
-export function labelProblem(raw: unknown): string | null {
-  if (typeof raw !== 'string') return 'must be a string';
-  try {
-    normalizeLabel(raw);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-export function nameProblem(raw: unknown, minLabels = 2): string | null {
-  if (typeof raw !== 'string') return 'must be a string';
-  try {
-    normalizeName(raw, minLabels);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 const ROOT_NODE = Buffer.alloc(32);
 
 /** Nodes of recently hashed parents: a batch hashes hundreds of names under one parent, a mint signs its parent's. */

@@ -117,10 +117,6 @@ export function checkedAddress(coin: unknown, value: unknown): string {
   return canonicalAddress(coin as number, value);
 }
 
-export function addressValueProblem(coin: unknown, value: unknown): string | null {
-  return problemOf(() => checkedAddress(coin, value));
-}
-
 // ---- owner ----
 
 export function evmAddressProblem(value: unknown): string | null {
@@ -186,24 +182,10 @@ export function checkedContenthash(value: unknown): string {
   return canonicalContenthash(value);
 }
 
-export function contenthashProblem(value: unknown): string | null {
-  return problemOf(() => checkedContenthash(value));
-}
-
 /** Bytes of a stored contenthash URI, for on-chain style resolution. */
 export function contenthashBytes(uri: string): string {
   const [scheme, value] = uri.split('://');
   return `0x${encodeContenthash(SCHEME_CODEC[scheme], value)}`;
-}
-
-/** The message of what `fn` throws, or null when it does not throw. */
-function problemOf(fn: () => unknown): string | null {
-  try {
-    fn();
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
 }
 
 function safe<T>(fn: () => T): T | undefined {

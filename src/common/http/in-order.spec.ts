@@ -51,12 +51,28 @@ describe(inOrder.name, () => {
       ],
     ],
     ['next called later (asynchronously)', [mark('a'), (_q, _s, next) => void setTimeout(next, 5), mark('b')]],
+    [
+      'an async middleware that rejects skips the rest',
+      [mark('a'), () => Promise.reject(new Error('rejected')), mark('c')] as RequestHandler[],
+    ],
+    [
+      'an async middleware that rejects with nothing',
+      [mark('a'), () => Promise.reject(undefined), mark('c')] as RequestHandler[],
+    ],
+    ['an async middleware that resolves and calls next', [mark('a'), async (_q, _s, next) => next(), mark('b')]],
     ['no middleware at all', []],
   ])('%s: the same answer as separate app.use calls', async (_, handlers) => {
     const [separate, combined] = apps(handlers);
-    const a = await request(separate).get('/x');
-    const b = await request(combined).get('/x');
+    const a = await request(separate).get('/x').timeout(2_000);
+    const b = await request(combined).get('/x').timeout(2_000);
     expect(b.status).toBe(a.status);
     expect(b.body).toEqual(a.body);
+  });
+
+  it('answers through the error handler, not by hanging, when an async middleware rejects', async () => {
+    const [, combined] = apps([mark('a'), async () => Promise.reject(new Error('db down')), mark('c')]);
+    const res = await request(combined).get('/x').timeout(2_000);
+    expect(res.status).toBe(418);
+    expect(res.body).toEqual({ error: 'db down' });
   });
 });

@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import fc from 'fast-check';
 import { jsonBody, parseStrictJson } from './json-body';
+import { runs } from '../../../test/support/property-runs';
 
 const LIMIT = 2048;
 const bodyParser = () => express.json({ limit: LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
@@ -123,7 +124,7 @@ describe(jsonBody.name, () => {
         const [a, b] = await Promise.all([send(fast.port, sent), send(reference.port, sent)]);
         expect(a).toEqual(b);
       }),
-      { numRuns: 400, seed: 11 },
+      { numRuns: runs(400), seed: 11 },
     );
   });
 

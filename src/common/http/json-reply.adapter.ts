@@ -55,9 +55,9 @@ function writeAll(): void {
 /**
  * Ends a response with a JSON text, as Express's res.send does for it (a HEAD request gets the headers only), at
  * the end of this turn of the event loop (its check phase), together with the other answers made during it: a
- * burst of writes costs the kernel less than the same writes spread between requests (on the bench's loopback,
- * where a write also delivers to the client and wakes it, a read costs a third less CPU; bench/RESULTS.md).
- * An answer waits at most for the rest of the turn.
+ * burst of writes costs the kernel less than the same writes spread between requests (a read costs less CPU with
+ * the client on loopback and with it across a network namespace's link alike). An answer waits at most for the
+ * rest of the turn.
  */
 export function sendJson(res: ServerResponse, text: string): ServerResponse {
   res.setHeader('Content-Type', JSON_CONTENT_TYPE);

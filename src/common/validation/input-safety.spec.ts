@@ -11,6 +11,7 @@ import {
   parseJsonParameter,
   textProblem,
 } from './input-safety';
+import { runs } from '../../../test/support/property-runs';
 
 /** `{"a":{"a":…1…}}` nested `depth` levels, built as text (no recursion anywhere). */
 const nested = (depth: number) => JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`) as unknown;
@@ -94,7 +95,7 @@ describe(isSafeInput.name, () => {
       fc.property(value, (v) => {
         expect(isSafeInput(v)).toBe(firstInputProblem(v) === null);
       }),
-      { numRuns: 3000, seed: 7 },
+      { numRuns: runs(3000), seed: 7 },
     );
   });
 

@@ -5,6 +5,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
 import { ValidationFailedError } from '../errors';
 import { AppValidationPipe, flattenValidationErrors } from './validation.pipe';
+import { runs } from '../../../test/support/property-runs';
 
 class Entry {
   @IsString() key: string;
@@ -112,7 +113,7 @@ describe('path parameters of a DTO class, validated once per distinct value', ()
           expect(validate.mock.calls.length).toBe(2 * calls);
         }
       }),
-      { seed: 20261124, numRuns: 300 },
+      { seed: 20261124, numRuns: runs(300) },
     );
     validate.mockRestore();
   });

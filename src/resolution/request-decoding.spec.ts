@@ -1,25 +1,6 @@
-import {
-  AbiCoder,
-  concat,
-  dnsEncode,
-  getBytes,
-  hexlify,
-  Interface,
-  keccak256,
-  namehash,
-  toUtf8Bytes,
-  ZeroHash,
-  zeroPadValue,
-} from 'ethers';
-import {
-  CalldataError,
-  decodeDnsName,
-  decodeResolveCall,
-  encodeGatewayResponse,
-  encodeMulticallResult,
-  encodeResult,
-  RESOLVE_SELECTOR,
-} from './ccip-codec';
+import { concat, dnsEncode, getBytes, hexlify, Interface, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
+import { calldataBytes, decodeResolveBytes, MAX_MULTICALL_CALLS } from './request-decoding';
+import { CalldataError } from './resolution.errors';
 
 const iface = new Interface([
   'function resolve(bytes name, bytes data)',
@@ -35,8 +16,8 @@ const resolveCall = (dns: string, inner: string) => iface.encodeFunctionData('re
 const addr = (node = NODE) => iface.encodeFunctionData('addr(bytes32)', [node]);
 const bytes = (...parts: (number | string)[]) =>
   getBytes(concat(parts.map((p) => (typeof p === 'number' ? new Uint8Array([p]) : toUtf8Bytes(p)))));
-/** Hex of one 32-byte word holding n. */
-const word = (n: number) => n.toString(16).padStart(64, '0');
+/** The gateway's two steps from hex calldata: its bytes, then what they ask. */
+const decodeResolveCall = (data: string) => decodeResolveBytes(calldataBytes(data));
 
 function refusal(fn: () => unknown): { field: string; message: string; unsupported: boolean } {
   try {
@@ -48,43 +29,7 @@ function refusal(fn: () => unknown): { field: string; message: string; unsupport
   throw new Error('no refusal');
 }
 
-describe(decodeDnsName.name, () => {
-  it('reads length-prefixed labels up to the zero-length root label', () => {
-    expect(decodeDnsName(bytes(5, 'alice', 3, 'oak', 3, 'eth', 0))).toBe('alice.oak.eth');
-    expect(decodeDnsName(toUtf8Bytes('\u0003eth\u0000'))).toBe('eth');
-    expect(decodeDnsName(new Uint8Array(Buffer.from(dnsEncode('🙂.oak.eth').slice(2), 'hex')))).toBe('🙂.oak.eth');
-  });
-
-  it('returns a name that is not normalised as it is (normalisation is the next step)', () => {
-    expect(decodeDnsName(bytes(5, 'Alice', 3, 'OAK', 3, 'eth', 0))).toBe('Alice.OAK.eth');
-  });
-
-  it('refuses an empty label inside the name (a zero length ends it, so bytes follow the end)', () => {
-    expect(refusal(() => decodeDnsName(bytes(5, 'alice', 0, 3, 'eth', 0)))).toEqual({
-      field: 'data.name',
-      message: 'has 5 bytes after its zero-length root label (an empty label ends the name)',
-      unsupported: false,
-    });
-  });
-
-  it('refuses truncated input: a label running past the end, or no root label', () => {
-    expect(refusal(() => decodeDnsName(bytes(5, 'ali'))).message).toBe(
-      'is truncated: label 1 claims 5 bytes past the end',
-    );
-    expect(refusal(() => decodeDnsName(bytes(5, 'alice', 3, 'oak'))).message).toBe(
-      'is truncated: it ends before its zero-length root label',
-    );
-    expect(refusal(() => decodeDnsName(new Uint8Array())).message).toMatch(/^is truncated/);
-  });
-
-  it('refuses the root name, a label holding a dot, and bytes that are not UTF-8', () => {
-    expect(refusal(() => decodeDnsName(bytes(0))).message).toBe('is the root name, which has no records here');
-    expect(refusal(() => decodeDnsName(bytes(3, 'a.b', 3, 'eth', 0))).message).toBe('label 1 contains a dot');
-    expect(refusal(() => decodeDnsName(bytes(3, 'oak', 2, 0xff, 0xfe, 0))).message).toBe('label 2 is not valid UTF-8');
-  });
-});
-
-describe(decodeResolveCall.name, () => {
+describe(decodeResolveBytes.name, () => {
   const dns = dnsEncode('alice.oak.eth');
 
   it('decodes each answered inner call, normalising the name', () => {
@@ -154,7 +99,7 @@ describe(decodeResolveCall.name, () => {
       [addr(), 'data', 'is not a resolve(bytes,bytes) call (selector 0x9061b923)'],
       ['0x9061b92', 'data', 'must be 0x-prefixed hex bytes'],
       ['9061b923', 'data', 'must be 0x-prefixed hex bytes'],
-      [RESOLVE_SELECTOR, 'data', 'does not decode as resolve(bytes,bytes)'],
+      ['0x9061b923', 'data', 'does not decode as resolve(bytes,bytes)'],
       [fine.slice(0, 200), 'data', 'does not decode as resolve(bytes,bytes)'],
       [resolveCall(dns, '0x3b3b'), 'data.call', 'is shorter than a function selector'],
       [resolveCall(dns, addr().slice(0, 40)), 'data.call', 'does not decode as addr(bytes32)'],
@@ -181,57 +126,60 @@ describe(decodeResolveCall.name, () => {
       unsupported: false,
     });
   });
-});
 
-describe('answer encodings (hand-checked ABI layouts)', () => {
-  it('addr(bytes32): the address in one word', () => {
-    expect(encodeResult({ kind: 'addr' }, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe(
-      `0x${'00'.repeat(12)}5aaeb6053f3e94c9b9a09f33669435e7ef1beaed`,
-    );
-  });
+  describe('the multicall bound', () => {
+    const text = iface.encodeFunctionData('text', [NODE, 'avatar']);
+    const word = (n: number) => n.toString(16).padStart(64, '0');
+    /** multicall(bytes[]) of n calls whose heads all point at one shared text() call, as an attacker lays it out. */
+    const sharedOffsets = (n: number) => {
+      const call = text.slice(2);
+      const tail = `${word(call.length / 2)}${call.padEnd(Math.ceil(call.length / 64) * 64, '0')}`;
+      return `0xac9650d8${word(0x20)}${word(n)}${word(n * 32).repeat(n)}${tail}`;
+    };
 
-  it('addr(bytes32,uint256): bytes, e.g. the ENSIP-9 btc vector of 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', () => {
-    const p2pkh = '76a91462e907b15cbf27d5425399ebf6f0fb50ebb88f1888ac';
-    expect(encodeResult({ kind: 'addrCoin', coinType: 0n }, `0x${p2pkh}`)).toBe(
-      `0x${word(0x20)}${word(25)}${p2pkh}${'00'.repeat(7)}`,
-    );
-    expect(encodeResult({ kind: 'addrCoin', coinType: 0n }, '0x')).toBe(`0x${word(0x20)}${word(0)}`);
-  });
+    it(`answers ${MAX_MULTICALL_CALLS} calls, shared offsets included`, () => {
+      const request = decodeResolveCall(resolveCall(dnsEncode('alice.oak.eth'), sharedOffsets(MAX_MULTICALL_CALLS)));
+      expect(request.queries).toHaveLength(MAX_MULTICALL_CALLS);
+      expect(new Set(request.queries.map((q) => JSON.stringify(q)))).toEqual(
+        new Set(['{"kind":"text","key":"avatar"}']),
+      );
+    });
 
-  it('text(bytes32,string): the UTF-8 string', () => {
-    expect(encodeResult({ kind: 'text', key: 'com.github' }, 'alice')).toBe(
-      `0x${word(0x20)}${word(5)}616c696365${'00'.repeat(27)}`,
-    );
-    expect(encodeResult({ kind: 'text', key: 'x' }, '')).toBe(`0x${word(0x20)}${word(0)}`);
-  });
+    it('refuses one call more, naming the bound, whether laid out by ethers or with shared offsets', () => {
+      const many = iface.encodeFunctionData('multicall', [new Array<string>(MAX_MULTICALL_CALLS + 1).fill(text)]);
+      const expected = {
+        field: 'data.call',
+        message: `is a multicall of ${MAX_MULTICALL_CALLS + 1} calls; the gateway answers at most ${MAX_MULTICALL_CALLS}`,
+        unsupported: false,
+      };
+      expect(refusal(() => decodeResolveCall(resolveCall(dnsEncode('alice.oak.eth'), many)))).toEqual(expected);
+      const shared = sharedOffsets(MAX_MULTICALL_CALLS + 1);
+      expect(refusal(() => decodeResolveCall(resolveCall(dnsEncode('alice.oak.eth'), shared)))).toEqual(expected);
+      // 62 KB of calldata asking 1,900 times for one record.
+      expect(refusal(() => decodeResolveCall(resolveCall(dnsEncode('alice.oak.eth'), sharedOffsets(1900))))).toEqual({
+        ...expected,
+        message: `is a multicall of 1900 calls; the gateway answers at most ${MAX_MULTICALL_CALLS}`,
+      });
+    });
 
-  it('contenthash(bytes32): the ENSIP-7 bytes', () => {
-    const ipfs = 'e3010170122029f2d17be6139079dc48696d1f582a8530eb9805b561eda517e22a892c7e3f1f';
-    expect(encodeResult({ kind: 'contenthash' }, `0x${ipfs}`)).toBe(
-      `0x${word(0x20)}${word(38)}${ipfs}${'00'.repeat(26)}`,
-    );
-  });
+    it('counts the calls before reading any: calls that would not decode are not what is refused', () => {
+      // Every head points past the end: read, the first call would refuse the multicall as undecodable.
+      const n = MAX_MULTICALL_CALLS + 1;
+      const broken = `0xac9650d8${word(0x20)}${word(n)}${word(0xffffff).repeat(n)}`;
+      expect(refusal(() => decodeResolveCall(resolveCall(dnsEncode('alice.oak.eth'), broken))).message).toBe(
+        `is a multicall of ${n} calls; the gateway answers at most ${MAX_MULTICALL_CALLS}`,
+      );
+      const fewer = `0xac9650d8${word(0x20)}${word(2)}${word(0xffffff).repeat(2)}`;
+      expect(refusal(() => decodeResolveCall(resolveCall(dnsEncode('alice.oak.eth'), fewer))).message).toBe(
+        'does not decode as multicall(bytes[])',
+      );
+    });
 
-  it('multicall(bytes[]): each result as bytes, in order', () => {
-    const a = `0x${word(1)}`;
-    const b = '0xabcd';
-    expect(encodeMulticallResult([a, b])).toBe(
-      `0x${word(0x20)}${word(2)}${word(0x40)}${word(0x80)}${word(32)}${word(1)}${word(2)}abcd${'00'.repeat(30)}`,
-    );
-  });
-
-  it('the gateway response: abi.encode(bytes result, uint64 expires, bytes signature)', () => {
-    const result = `0x${word(7)}`;
-    const signature = `0x${'11'.repeat(32)}${'22'.repeat(32)}1b`;
-    const encoded = encodeGatewayResponse(result, 1795500900n, signature);
-    expect(encoded).toBe(
-      `0x${word(0x60)}${word(1795500900)}${word(0xa0)}${word(32)}${word(7)}${word(65)}${'11'.repeat(32)}${'22'.repeat(32)}1b${'00'.repeat(31)}`,
-    );
-    expect(AbiCoder.defaultAbiCoder().decode(['bytes', 'uint64', 'bytes'], encoded).toArray()).toEqual([
-      result,
-      1795500900n,
-      signature,
-    ]);
-    expect(zeroPadValue('0x01', 32)).toBe(`0x${word(1)}`);
+    it('still refuses, as ethers does, a count that claims more words than follow', () => {
+      const claims = `0xac9650d8${word(0x20)}${word(10_000)}${word(0)}`;
+      expect(refusal(() => decodeResolveCall(resolveCall(dnsEncode('alice.oak.eth'), claims))).message).toBe(
+        'does not decode as multicall(bytes[])',
+      );
+    });
   });
 });
