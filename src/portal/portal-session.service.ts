@@ -6,7 +6,6 @@ import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { walletActor } from '../audit/audit.types';
 import { EnsChainService } from '../chain/chain.module';
-import { ChainUnavailableError } from '../chain/chain.errors';
 import { UnauthorizedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { PortalRepository } from './portal.repository';
@@ -106,10 +105,10 @@ export class PortalSessionService {
   private async holdsCode(address: string): Promise<boolean> {
     if (!this.config.ens.rpcUrl) return false;
     try {
-      return (await this.chains.get().code(address)) !== '0x';
-    } catch (e) {
-      if (e instanceof ChainUnavailableError) return false;
-      throw e;
+      return (await this.chains.get().provider.getCode(address)) !== '0x';
+    } catch {
+      // The endpoint failed or timed out (its requests are bounded): an ordinary account's window, then.
+      return false;
     }
   }
 }
