@@ -164,6 +164,22 @@ describe('developer portal on an ENS chain', () => {
       });
     });
 
+    it('ends a session after 1 hour without a request, and 8 hours after sign-in whatever its use', async () => {
+      const idle = await portal.signIn(alice);
+      await portal.get(idle, '/me').expect(200);
+      await t.dataSource.query(`UPDATE portal_sessions SET last_seen_at = now() - interval '61 minutes'`);
+      expect(problem(await portal.get(idle, '/me'))).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+
+      const old = await portal.signIn(alice);
+      await t.dataSource.query(
+        `UPDATE portal_sessions SET created_at = now() - interval '8 hours 1 minute', last_seen_at = now()`,
+      );
+      expect(problem(await portal.get(old, '/me'))).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+      const fresh = await portal.signIn(alice);
+      expect(fresh.cookie).not.toBe(old.cookie);
+      await portal.get(fresh, '/me').expect(200);
+    });
+
     it('signs out: the server forgets the session', async () => {
       const s = await portal.signIn(alice);
       const res = await portal.send(s, 'delete', '/session').expect(204);
