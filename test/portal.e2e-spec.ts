@@ -1,4 +1,4 @@
-import { getAddress, hashMessage, id, namehash, Wallet } from 'ethers';
+import { AbiCoder, concat, getAddress, hashMessage, id, namehash, Wallet } from 'ethers';
 import request from 'supertest';
 import { PortalChain } from './support/portal-chain';
 import { PortalClient, PortalSession } from './support/portal-client';
@@ -6,6 +6,7 @@ import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
 const ORIGIN = 'http://127.0.0.1:45123';
 const QUOTA = 7;
+const ERC6492_SUFFIX = '0x6492649264926492649264926492649264926492649264926492649264926492';
 
 /** Asks `probe` every 200 ms until it holds or `ms` pass. */
 async function eventually(probe: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -162,6 +163,37 @@ describe('developer portal on an ENS chain', () => {
         status: 401,
         code: 'UNAUTHORIZED',
       });
+    });
+
+    it('signs in a contract account before its deployment through ERC-6492', async () => {
+      const owner = Wallet.createRandom();
+      const factory = await chain.deployWalletFactory();
+      const salt = id('portal');
+      const account = (await factory.addressOf(owner.address, salt)) as string;
+      expect(await chain.provider.getCode(account)).toBe('0x');
+      const message = (await portal.challenge(account).expect(200)).body.message as string;
+      const inner = owner.signingKey.sign(hashMessage(message)).serialized;
+      const deployCall = factory.interface.encodeFunctionData('deploy', [owner.address, salt]);
+      const wrapped = AbiCoder.defaultAbiCoder().encode(
+        ['address', 'bytes', 'bytes'],
+        [await factory.getAddress(), deployCall, inner],
+      );
+      const signature = concat([wrapped, ERC6492_SUFFIX]);
+      await portal.submit({ address: account, message, signature }).expect(204);
+      expect(await chain.provider.getCode(account)).toBe('0x');
+
+      const again = (await portal.challenge(account).expect(200)).body.message as string;
+      const stranger = Wallet.createRandom().signingKey.sign(hashMessage(again)).serialized;
+      const forged = AbiCoder.defaultAbiCoder().encode(
+        ['address', 'bytes', 'bytes'],
+        [await factory.getAddress(), deployCall, stranger],
+      );
+      const refused = await portal.submit({
+        address: account,
+        message: again,
+        signature: concat([forged, ERC6492_SUFFIX]),
+      });
+      expect(problem(refused)).toEqual({ status: 401, code: 'UNAUTHORIZED' });
     });
 
     it('ends a session after 1 hour without a request, and 8 hours after sign-in whatever its use', async () => {

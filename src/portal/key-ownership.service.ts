@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../audit/audit.types';
+import { type Actor, PORTAL_ACTOR } from '../audit/audit.types';
 import { ChainUnavailableError } from '../chain/chain.errors';
 import { AppConfig } from '../config/app-config';
 import { NameControlService } from './name-control.service';
@@ -84,7 +84,7 @@ export class KeyOwnershipService implements OnApplicationBootstrap, OnModuleDest
       }[];
       if (!locked) return;
       try {
-        const by = { actor: 'portal', requestId: `recheck-${Date.now()}` };
+        const by = { actor: PORTAL_ACTOR, requestId: `recheck-${Date.now()}` };
         for (const key of await this.keys.listLivePortalKeys()) await this.recheck(key, by);
       } finally {
         await runner.query('SELECT pg_advisory_unlock($1)', [RECHECK_LOCK]);

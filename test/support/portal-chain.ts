@@ -96,6 +96,18 @@ export class PortalChain {
     return contract.getAddress();
   }
 
+  /** A factory of contract wallets at CREATE2 addresses (accounts that sign with ERC-6492 before they exist). */
+  async deployWalletFactory(): Promise<Contract> {
+    const code = compileContract('ContractWallet.sol', 'ContractWalletFactory');
+    const factory = (await new ContractFactory(
+      code.abi as InterfaceAbi,
+      code.bytecode,
+      this.root,
+    ).deploy()) as Contract;
+    await factory.waitForDeployment();
+    return factory;
+  }
+
   async close(): Promise<void> {
     this.provider.destroy();
     await this.rpc.close();
