@@ -49,6 +49,7 @@ import {
   SERVICE_MAIN,
   startService,
 } from './service';
+import { AbuseRow, measureAbuse, printAbuse } from './abuse';
 import { measureSigning, printSigning, SigningRate } from './signing';
 
 const BATCH_SIZE = 100;
@@ -91,6 +92,8 @@ interface Run {
   /** The largest single process: what the 250 MB target is about. */
   largestProcessMb: number;
   namesPerSecond?: { single: number; batch: number; ratio: number };
+  /** Liveness at rest and under the worst bodies (bench/abuse.ts); BENCH_ABUSE=0 leaves it out. */
+  abuse?: AbuseRow[];
 }
 
 let step = 0;
@@ -289,6 +292,7 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
   const rows: Row[] = [];
   let namesPerSecond: Run['namesPerSecond'];
   let peaks: number[] = [];
+  let abuse: AbuseRow[] | undefined;
   try {
     const issued = await fetch(`${url}/api/v1/admin/api-keys`, {
       method: 'POST',
@@ -412,6 +416,10 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
         0.5,
       ),
     );
+    if (process.env.BENCH_ABUSE !== '0') {
+      progress(`service ${name}: liveness under abuse`);
+      abuse = await measureAbuse(url, key, child.pid!);
+    }
   } finally {
     peaks = processPeaksMb(child.pid!);
     const peak = peaks.reduce((a, b) => a + b, 0);
@@ -435,6 +443,7 @@ async function serviceRun(name: string, env: Record<string, string>): Promise<Ru
     peakRssMb: peaks.reduce((a, b) => a + b, 0),
     largestProcessMb: Math.max(...peaks),
     namesPerSecond,
+    abuse,
   };
 }
 
@@ -476,6 +485,7 @@ function printRun(run: Run): void {
         `${run.namesPerSecond.batch.toFixed(0)} (${run.namesPerSecond.ratio.toFixed(1)}×)`,
     );
   }
+  if (run.abuse) printAbuse(run.abuse);
 }
 
 async function main(): Promise<void> {

@@ -3,6 +3,10 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
+import { deferBody } from './common/http/deferred-body';
+import { topLevelArrayLength } from './common/http/json-array-length';
+import { ValidationFailedError } from './common/errors';
+import { MAX_BATCH_ITEMS } from './subnames/dto/batch-subnames.dto';
 import { inOrder } from './common/http/in-order';
 import { inputSafetyMiddleware } from './common/validation/input-safety';
 import { jsonBody } from './common/http/json-body';
@@ -28,6 +32,17 @@ export const BODY_LIMIT = 64 * 1024;
 /** POST /subnames/batch carries up to 1000 bodies, so it alone may send up to 2 MB. */
 export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
 const BATCH_PATH = `/${API_PREFIX}/subnames/batch`;
+/** Refuses a JSON text whose top-level `items` array has more than `max` elements, as validation would. */
+function refuseItemsPast(max: number): (text: string) => void {
+  return (text) => {
+    const length = topLevelArrayLength(text, 'items');
+    if (length !== undefined && length > max) {
+      throw new ValidationFailedError([
+        { field: 'items', message: `must contain no more than ${max} elements (${length} given)` },
+      ]);
+    }
+  };
+}
 /** Routes served outside /api/v1, where operators and probes expect them. */
 const UNPREFIXED = [
   { path: 'health/live', method: RequestMethod.GET },
@@ -69,9 +84,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // requests that API clients do not make.
   app.set('etag', false);
   const track = shutdownTracker(app);
-  const json = (limit: number) =>
-    jsonBody(limit, express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }));
-  const batchJson = json(BATCH_BODY_LIMIT);
+  const json = (limit: number, precheck?: (text: string) => void) =>
+    jsonBody(limit, express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }), precheck);
+  // Read after the guards (ReadDeferredBody on the route): key and budgets first, from the headers alone; an
+  // items array past its bound is refused from the text, before it is parsed.
+  const batchJson = deferBody(json(BATCH_BODY_LIMIT, refuseItemsPast(MAX_BATCH_ITEMS)));
   const generalJson = json(BODY_LIMIT);
   const batchPath = BATCH_PATH.toLowerCase();
   // One middleware for what every request passes (inOrder: no router layer each).
@@ -88,7 +105,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
     (req, res, next) => {
       const path = req.path.toLowerCase();
-      const batch = path === batchPath || path.startsWith(`${batchPath}/`);
+      const batch = req.method === 'POST' && (path === batchPath || path.startsWith(`${batchPath}/`));
       return (batch ? batchJson : generalJson)(req, res, next);
     },
     inputSafetyMiddleware,

@@ -5,6 +5,9 @@ export interface FieldError {
   message: string;
 }
 
+/** Entries of a problem's `errors[]`; past it the body says how many more there were (`moreErrors`). */
+export const MAX_FIELD_ERRORS = 100;
+
 /**
  * The catalogue: every error code of docs/reference.md#errors with its HTTP status and title. A module throws its
  * errors as DomainError subclasses declared in its own `*.errors.ts` (headers included), and the one
@@ -33,6 +36,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, title: 'Too many requests' },
   HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service unavailable' },
+  SERVICE_BUSY: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service busy' },
   SEARCH_TIMEOUT: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Search took too long' },
   CHAIN_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Chain unavailable' },
   INTERNAL: { status: HttpStatus.INTERNAL_SERVER_ERROR, title: 'Internal server error' },
@@ -42,14 +46,21 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** A failure the client can act on; the problem filter turns it into RFC 9457 JSON. */
 export class DomainError extends Error {
+  /** Field errors found beyond the MAX_FIELD_ERRORS that `errors` keeps. */
+  readonly moreErrors: number;
+  readonly errors?: FieldError[];
+
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly errors?: FieldError[],
+    errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    total = errors?.length ?? 0,
   ) {
     super(detail);
     this.name = new.target.name;
+    this.errors = errors && errors.length > MAX_FIELD_ERRORS ? errors.slice(0, MAX_FIELD_ERRORS) : errors;
+    this.moreErrors = Math.max(0, total - (this.errors?.length ?? 0));
   }
 
   get status(): number {
@@ -58,10 +69,10 @@ export class DomainError extends Error {
 }
 
 export class ValidationFailedError extends DomainError {
-  constructor(errors: FieldError[]) {
-    const detail =
-      errors.length === 1 ? `${errors[0].field}: ${errors[0].message}` : `${errors.length} fields are invalid`;
-    super('VALIDATION_FAILED', detail, errors);
+  /** `total`: the bad fields found, when `errors` holds only the first of them. */
+  constructor(errors: FieldError[], total = errors.length) {
+    const detail = total === 1 ? `${errors[0].field}: ${errors[0].message}` : `${total} fields are invalid`;
+    super('VALIDATION_FAILED', detail, errors, undefined, total);
   }
 }
 
@@ -82,6 +93,16 @@ export class NotFoundError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   constructor(detail = 'The database is unreachable; try again shortly', retryAfterSeconds = 5) {
     super('SERVICE_UNAVAILABLE', detail, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** Every database connection is in use and none came free in time; the database is up. Retry shortly. */
+export class ServiceBusyError extends DomainError {
+  constructor(
+    detail = 'The service is busy (every database connection is in use); retry shortly',
+    retryAfterSeconds = 2,
+  ) {
+    super('SERVICE_BUSY', detail, undefined, { 'Retry-After': String(retryAfterSeconds) });
   }
 }
 

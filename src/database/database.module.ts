@@ -1,6 +1,9 @@
 import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { poolWatch } from '../common/persistence/pool-watch';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
@@ -58,6 +61,7 @@ export const EMBEDDED_POOL_WAIT_MS = 60_000;
       }),
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
+        poolWatch.watch((dataSource.driver as PostgresDriver).master as Pool);
         await runMigrations(dataSource, new Logger('Migrations'));
         return dataSource;
       },

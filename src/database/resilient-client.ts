@@ -1,11 +1,13 @@
 import { Client, ClientConfig } from 'pg';
+import { poolWatch } from '../common/persistence/pool-watch';
 
 /**
  * pg's client, except that a query that timed out client-side (query_timeout: the server stopped answering)
  * ends its connection. Stock pg leaves such a client waiting for an answer that may never come, the pool
  * hands it out again, and every later query on it times out too; ended, it is dropped by the pool instead.
  * Upstream: brianc/node-postgres issue 3399 (open; the fix in pull request 3729 was not merged). Our fault
- * test (test/fault.e2e-spec.ts, a black-holed database) fails without this class.
+ * test (test/fault.e2e-spec.ts, a black-holed database) fails without this class. Each answer is also told to
+ * the pool watch, which tells a busy pool from a silent database.
  */
 export class ResilientClient extends Client {
   constructor(config?: string | ClientConfig) {
@@ -20,16 +22,23 @@ export class ResilientClient extends Client {
       if (typeof callback === 'function') {
         args[last] = (err: unknown, ...rest: unknown[]) => {
           if (err) discardOn(err);
+          else poolWatch.answered();
           return (callback as (...a: unknown[]) => unknown)(err, ...rest);
         };
         return query(...args);
       }
       const result = query(...args);
       if (result instanceof Promise) {
-        return result.catch((e: unknown) => {
-          discardOn(e);
-          throw e;
-        });
+        return result.then(
+          (value: unknown) => {
+            poolWatch.answered();
+            return value;
+          },
+          (e: unknown) => {
+            discardOn(e);
+            throw e;
+          },
+        );
       }
       return result;
     };

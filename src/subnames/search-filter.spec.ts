@@ -1,6 +1,6 @@
 import { normalizeLabelFragment } from '../common/ens/names';
 import { AppValidationPipe } from '../common/validation/validation.pipe';
-import { SearchSubnamesDto } from './dto/search-subnames.dto';
+import { ListSubnamesQueryDto, SearchSubnamesDto } from './dto/search-subnames.dto';
 import { toSubnameFilter } from './search-filter';
 
 /** The DTO as the global pipe hands it over: validated and canonical. */
@@ -59,4 +59,40 @@ describe(toSubnameFilter.name, () => {
       parentNames: ['oak.eth'],
     });
   });
+});
+
+describe('metadata filter keys named like inherited members', () => {
+  it.each(['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'])(
+    'keeps a filter on %j, as any key',
+    async (key) => {
+      expect(toSubnameFilter(await dto({ parentName: 'oak.eth', metadata: { [key]: 'nope', tier: 'gold' } }))).toEqual({
+        parentNames: ['oak.eth'],
+        metadata: { [key]: 'nope', tier: 'gold' },
+      });
+    },
+  );
+
+  it('keeps it from the query form too (metadata[toString]=nope)', async () => {
+    const query = Object.assign(Object.create(null) as object, {
+      parentName: 'oak.eth',
+      metadata: Object.assign(Object.create(null) as object, { valueOf: 'nope' }),
+    });
+    const parsed = (await new AppValidationPipe().transform(query, {
+      type: 'query',
+      metatype: ListSubnamesQueryDto,
+    })) as ListSubnamesQueryDto;
+    expect(toSubnameFilter(parsed).metadata).toEqual({ valueOf: 'nope' });
+  });
+
+  it.each(['toString', 'valueOf', 'hasOwnProperty'])(
+    'refuses an unknown body field %j as any unknown field',
+    async (key) => {
+      await expect(dto({ parentName: 'oak.eth', [key]: 'x' })).rejects.toMatchObject({
+        errors: [{ field: key, message: 'is not an accepted field' }],
+      });
+      await expect(dto({ parentName: 'oak.eth', somethingElse: 'x' })).rejects.toMatchObject({
+        errors: [{ field: 'somethingElse', message: 'is not an accepted field' }],
+      });
+    },
+  );
 });

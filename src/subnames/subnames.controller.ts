@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -13,6 +13,7 @@ import type { Response } from 'express';
 import type { AuthenticatedKey } from '../auth/api-key';
 import type { Actor } from '../audit/audit.types';
 import { ApiKeyAuth, CurrentActor, CurrentApiKey } from '../auth/decorators';
+import { ReadDeferredBody } from '../common/http/deferred-body';
 import { streamNdjson } from '../common/http/ndjson';
 import { ApiProblems } from '../common/http/openapi';
 import { quotaHeaders } from '../quota/quota.errors';
@@ -67,6 +68,7 @@ export class SubnamesController {
   @Post('batch')
   @HttpCode(200)
   @ApiKeyAuth()
+  @UseInterceptors(ReadDeferredBody)
   @ApiOperation({
     summary: `Create or update up to ${MAX_BATCH_ITEMS} subnames, all or nothing`,
     description:
@@ -121,6 +123,7 @@ export class SubnamesController {
   @ApiProblems(
     [400, 'parentName missing or not a valid ENS name'],
     [403, 'FORBIDDEN_PARENT naming each parentName outside the key scope in errors[]'],
+    [429, 'RATE_LIMITED: the key already runs 2 exports at once (Retry-After)'],
   )
   async export(
     @CurrentApiKey() key: AuthenticatedKey,

@@ -25,6 +25,7 @@ import { toSubnameWrite } from './subname-write';
 import { RecordMap, SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
 import { SubnamesRepository } from './subnames.repository';
+import { ExportSlots } from './export-slots';
 
 /** What resolution reads of a stored subname: addresses by decimal coin type, contenthash as its URI. Read-only. */
 export interface SubnameRecords {
@@ -49,6 +50,7 @@ const EXPORT_CHUNK_CHARS = 32 * 1024;
 export class SubnamesService {
   /** The answer of GET /subnames/{fullName} for each cached entity, mapped once (entities are immutable). */
   private readonly responses = new WeakMap<SubnameEntity, SubnameResponse>();
+  private readonly exports = new ExportSlots();
 
   constructor(
     private readonly subnames: SubnamesRepository,
@@ -105,10 +107,19 @@ export class SubnamesService {
       given.map((name, i) => ({ field: `parentName[${i}]`, name })),
     );
     const parents = given.filter((p) => !given.some((o) => o !== p && isSameOrUnder(p, o)));
-    return this.exportPages(parents);
+    return this.exportPages(parents, this.exports.acquire(key.id));
   }
 
-  private async *exportPages(parents: string[]): AsyncGenerator<string> {
+  /** `release` gives the key's export slot back however the stream ends (finished, failed, or the client gone). */
+  private async *exportPages(parents: string[], release: () => void): AsyncGenerator<string> {
+    try {
+      yield* this.pagesOf(parents);
+    } finally {
+      release();
+    }
+  }
+
+  private async *pagesOf(parents: string[]): AsyncGenerator<string> {
     for (const parent of parents) {
       let cursor: string | null = null;
       for (;;) {

@@ -400,6 +400,64 @@ type Mutation = { label: string; apply: (m: RequestModel, op: Operation) => void
 
 const pick = <T>(items: T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
 
+// --- Abuse shapes: huge arrays, prototype-named keys, normalisation that changes a name's length ---------------
+
+/** Array lengths past every bound of the API (50 records, 100 page size, 1000 batch items), up to far past. */
+const HUGE_LENGTHS = [51, 101, 1001, 20_000];
+/** Object.prototype's member names, as record keys and object keys: each must behave like any other name. */
+const PROTOTYPE_NAMES = ['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'constructor', '__proto__'];
+/** Characters ENSIP-15 drops (soft hyphen, zero-width space) or expands (㍱ → hpa, ﬁ → fi, ㎏ → kg). */
+const LENGTH_CHANGING = ['\u00ad', '\u200b', '\u3371', '\ufb01', '\u338f'];
+
+function abuseMutations(at: fc.Arbitrary<number>): { arbitrary: fc.Arbitrary<Mutation>; weight: number }[] {
+  const hugeArray = fc
+    .tuple(at, fc.constantFrom(...HUGE_LENGTHS), fc.constantFrom<unknown>({}, 'x', 1))
+    .map(([n, length, item]): Mutation => ({
+      label: `huge array of ${length} ${JSON.stringify(item)}`,
+      apply: (m) => {
+        const slots = slotsOf(m).filter((s) => Array.isArray(s.holder[s.key]));
+        const slot = pick(slots, n) ?? pick(slotsOf(m), n);
+        if (slot) slot.holder[slot.key] = Array.from({ length }, () => fresh(item));
+      },
+    }));
+  const prototypeRecordKey = fc.tuple(at, fc.constantFrom(...PROTOTYPE_NAMES)).map(([n, name]): Mutation => ({
+    label: `record key ${JSON.stringify(name)}`,
+    apply: (m) => {
+      const records = slotsOf(m)
+        .map((s) => s.holder[s.key])
+        .filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null && 'key' in o);
+      const record = pick(records, n);
+      if (record) record.key = name;
+      else if (m.body && 'value' in m.body && typeof m.body.value === 'object' && m.body.value !== null) {
+        // A computed key defines its own property, `__proto__` included.
+        define(m.body.value, 'metadata', { [name]: 'x' });
+      }
+    },
+  }));
+  const lengthChanging = fc
+    .tuple(at, fc.nat(), fc.constantFrom(...LENGTH_CHANGING), fc.constantFrom(1, 3, 300))
+    .map(([n, i, ch, times]): Mutation => ({
+      label: `${times} × ${JSON.stringify(ch)} in a string`,
+      apply: (m) => {
+        const slot = pick(
+          slotsOf(m).filter((s) => typeof s.holder[s.key] === 'string'),
+          n,
+        );
+        if (!slot) return;
+        const text = slot.holder[slot.key] as string;
+        const p = i % (text.length + 1);
+        slot.holder[slot.key] = text.slice(0, p) + ch.repeat(times) + text.slice(p);
+      },
+    }));
+  return [
+    { arbitrary: hugeArray, weight: 2 },
+    { arbitrary: prototypeRecordKey, weight: 2 },
+    { arbitrary: lengthChanging, weight: 3 },
+  ];
+}
+
+// --- End of the abuse shapes ---------------------------------------------------------------------------------
+
 function mutationArb(): fc.Arbitrary<Mutation> {
   const at = fc.nat();
   const onSlot = (label: string, value: fc.Arbitrary<unknown>, only?: (v: unknown) => boolean) =>
@@ -554,6 +612,7 @@ function mutationArb(): fc.Arbitrary<Mutation> {
     { arbitrary: credentials, weight: 2 },
     { arbitrary: oddHeader, weight: 1 },
     { arbitrary: rawTarget, weight: 1 },
+    ...abuseMutations(at),
   );
 }
 

@@ -198,3 +198,31 @@ describe(parseStrictJson.name, () => {
     }
   });
 });
+
+describe('a precheck refuses a text before it is parsed', () => {
+  it('passes the refusal on and never parses; a text it lets through is parsed as usual', async () => {
+    const parse = jest.spyOn(JSON, 'parse');
+    const refusal = Object.assign(new Error('too many'), { status: 400, expose: true, type: 'precheck' });
+    const { server, port } = await serve(
+      jsonBody(LIMIT, bodyParser(), (text) => {
+        if (text.includes('"refuse"')) throw refusal;
+      }),
+    );
+    try {
+      const headers = (body: string) => ({ 'content-type': 'application/json', 'content-length': String(body.length) });
+      parse.mockClear();
+      const refused = await send(port, { headers: headers('{"refuse":1}'), body: Buffer.from('{"refuse":1}') });
+      expect({ status: refused.status, body: JSON.parse(refused.text) as unknown }).toEqual({
+        status: 599,
+        body: { status: 400, expose: true, type: 'precheck' },
+      });
+      // One parse: the test's own, of the answer.
+      expect(parse).toHaveBeenCalledTimes(1);
+      const passed = await send(port, { headers: headers('{"keep":1}'), body: Buffer.from('{"keep":1}') });
+      expect(JSON.parse(passed.text)).toEqual({ bodyPresent: true, body: { keep: 1 } });
+    } finally {
+      parse.mockRestore();
+      server.close();
+    }
+  });
+});

@@ -36,7 +36,7 @@ export function parseStrictJson(text: string): unknown {
  * text or a body cut off) without its content-type parsing, stream decoder and option handling;
  * json-body.spec.ts proves the two give the same body or the same error over generated requests.
  */
-export function jsonBody(limit: number, fallback: RequestHandler): RequestHandler {
+export function jsonBody(limit: number, fallback: RequestHandler, precheck?: (text: string) => void): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const headers = req.headers;
     const type = headers['content-type'];
@@ -60,7 +60,7 @@ export function jsonBody(limit: number, fallback: RequestHandler): RequestHandle
     const expected = Number(length);
     if (expected === 0 || expected > limit) return fallback(req, res, next);
     defineBody(req);
-    read(req, expected, next);
+    read(req, expected, next, precheck);
   };
 }
 
@@ -78,7 +78,8 @@ function defineBody(req: Request): void {
   if (!('body' in withBody)) withBody.body = undefined;
 }
 
-function read(req: Request, expected: number, next: NextFunction): void {
+/** `precheck` may refuse the text (by throwing) before it is parsed. */
+function read(req: Request, expected: number, next: NextFunction, precheck?: (text: string) => void): void {
   const chunks: Buffer[] = [];
   let received = 0;
   let settled = false;
@@ -100,6 +101,7 @@ function read(req: Request, expected: number, next: NextFunction): void {
     let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     try {
+      precheck?.(text);
       req.body = parseStrictJson(text);
     } catch (e) {
       return settle(e);

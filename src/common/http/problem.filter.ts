@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { isDatabaseUnavailable } from '../persistence/database-errors';
-import { DomainError, ErrorCode, FieldError, ServiceUnavailableError } from '../errors';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../persistence/database-errors';
+import { DomainError, ErrorCode, FieldError, ServiceBusyError, ServiceUnavailableError } from '../errors';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem';
 import { requestIdOf } from './request-id';
 
@@ -22,6 +22,7 @@ interface Described {
   code: ErrorCode;
   detail: string;
   errors?: FieldError[];
+  moreErrors?: number;
   headers?: Record<string, string>;
 }
 
@@ -75,14 +76,15 @@ export class ProblemFilter implements ExceptionFilter {
   /** Also called by the Express error handler for failures before routing (body parsing). */
   respond(exception: unknown, req: Request, res: Response): void {
     const described = this.describe(exception, req);
-    const body = toProblem(described.code, described.detail, requestIdOf(req), described.errors);
+    const body = toProblem(described.code, described.detail, requestIdOf(req), described.errors, described.moreErrors);
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(described.headers ?? {})) res.setHeader(name, value);
     res.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
 
   private describe(e: unknown, req: Request): Described {
-    if (e instanceof DomainError) return { code: e.code, detail: e.detail, errors: e.errors, headers: e.headers };
+    if (e instanceof DomainError)
+      return { code: e.code, detail: e.detail, errors: e.errors, moreErrors: e.moreErrors, headers: e.headers };
     if (e instanceof HttpException) return this.describeHttp(e);
     if (typeof e === 'object' && e !== null && isDecompressionError(e)) {
       return { code: 'VALIDATION_FAILED', detail: 'The request body could not be decompressed' };
@@ -94,6 +96,7 @@ export class ProblemFilter implements ExceptionFilter {
       }
       return { code, detail: BODY_PARSER_DETAIL[e.type ?? ''] ?? 'The request could not be read' };
     }
+    if (isDatabaseBusy(e)) return this.describe(new ServiceBusyError(), req);
     if (isDatabaseUnavailable(e)) {
       this.logger.warn({
         msg: `database unavailable on ${req.method} ${req.path}: ${(e as Error).message}`,

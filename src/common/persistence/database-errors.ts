@@ -1,9 +1,12 @@
+import { POOL_WAIT_TIMEOUT } from './pool-watch';
+
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 // SQLSTATE 08xxx (connection), 57P01-04 (shutdown, cannot connect now), 57014 (statement timeout).
 const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-4]|57014)/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
-  'timeout exceeded when trying to connect',
+  // A wait for a pooled connection during which none came back (PoolWatch marks the other kind busy).
+  POOL_WAIT_TIMEOUT,
   'Connection ended unexpectedly',
   'Client has encountered a connection error',
   'Client was closed and is not queryable',
@@ -11,9 +14,19 @@ const UNAVAILABLE_MESSAGES = [
   'connect ETIMEDOUT',
 ];
 
-/** True for errors that mean the database cannot be reached, as opposed to a bad query. */
+/** True for a wait for a pooled connection that timed out while the pool kept serving others (see PoolWatch). */
+export function isDatabaseBusy(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const err = e as { databaseBusy?: unknown; driverError?: unknown; cause?: unknown };
+  if (err.databaseBusy === true) return true;
+  if (err.driverError && err.driverError !== e) return isDatabaseBusy(err.driverError);
+  return Boolean(err.cause && err.cause !== e && isDatabaseBusy(err.cause));
+}
+
+/** True for errors that mean the database cannot be reached, as opposed to a bad query or a busy pool. */
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (typeof e !== 'object' || e === null) return false;
+  if (isDatabaseBusy(e)) return false;
   const err = e as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
   if (typeof err.code === 'string' && (UNAVAILABLE_CODES.has(err.code) || UNAVAILABLE_SQLSTATE.test(err.code)))
     return true;

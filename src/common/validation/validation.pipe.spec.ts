@@ -1,9 +1,9 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import fc from 'fast-check';
 import { SubnameParams } from '../../subnames/dto/subname-params.dto';
-import { Type } from 'class-transformer';
-import { IsInt, IsString, ValidateNested } from 'class-validator';
-import { ValidationFailedError } from '../errors';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsString, ValidateNested } from 'class-validator';
+import { MAX_FIELD_ERRORS, ValidationFailedError } from '../errors';
 import { AppValidationPipe, flattenValidationErrors } from './validation.pipe';
 import { runs } from '../../../test/support/property-runs';
 
@@ -144,6 +144,64 @@ describe(flattenValidationErrors.name, () => {
         ],
       },
     ];
-    expect(flattenValidationErrors(tree)).toEqual([{ field: 'a[3].b', message: 'is bad' }]);
+    expect(flattenValidationErrors(tree)).toEqual({ errors: [{ field: 'a[3].b', message: 'is bad' }], total: 1 });
+  });
+});
+
+describe('bounded work on large inputs', () => {
+  let transformed = 0;
+  class Item {
+    @Transform(({ value }: { value: unknown }) => {
+      transformed++;
+      return value;
+    })
+    @IsString()
+    key: string;
+  }
+  class Holder {
+    @IsArray() @ArrayMaxSize(3) @ValidateNested({ each: true }) @Type(() => Item) items: Item[];
+  }
+  class Outer {
+    @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => Holder) holders: Holder[];
+  }
+  const sut = new AppValidationPipe();
+
+  async function failureOf(value: unknown, metatype: new () => object): Promise<ValidationFailedError> {
+    try {
+      await sut.transform(value, { type: 'body', metatype });
+    } catch (e) {
+      return e as ValidationFailedError;
+    }
+    throw new Error('expected a validation failure');
+  }
+
+  beforeEach(() => (transformed = 0));
+
+  it('refuses an array past its bound without transforming or validating one element', async () => {
+    const error = await failureOf({ holders: Array.from({ length: 70_000 }, () => ({ items: [{}] })) }, Outer);
+    expect(error.errors).toEqual([
+      { field: 'holders', message: 'must contain no more than 1000 elements (70000 given)' },
+    ]);
+    expect(error.moreErrors).toBe(0);
+    expect(transformed).toBe(0);
+  });
+
+  it('finds a nested array past its bound inside an array within its own, by path, before any element', async () => {
+    const error = await failureOf({ holders: [{ items: [] }, { items: [{}, {}, {}, {}] }] }, Outer);
+    expect(error.errors).toEqual([
+      { field: 'holders[1].items', message: 'must contain no more than 3 elements (4 given)' },
+    ]);
+    expect(transformed).toBe(0);
+  });
+
+  it('lists the first 100 bad fields and counts the rest', async () => {
+    const holders = Array.from({ length: 1000 }, () => ({ items: [{ key: 1 }, { key: 2 }, { key: 3 }] }));
+    const error = await failureOf({ holders }, Outer);
+    expect(transformed).toBe(3000);
+    expect(error.errors).toHaveLength(MAX_FIELD_ERRORS);
+    expect(error.errors![0]).toEqual({ field: 'holders[0].items[0].key', message: 'must be a string' });
+    expect(error.errors![99]).toEqual({ field: 'holders[33].items[0].key', message: 'must be a string' });
+    expect(error.moreErrors).toBe(2900);
+    expect(error.detail).toBe('3000 fields are invalid');
   });
 });

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
-import { FieldError, ValidationFailedError } from '../errors';
+import { FieldError, MAX_FIELD_ERRORS, ValidationFailedError } from '../errors';
+import { rawShapeProblems } from './raw-shape';
 import { BoundedMemo } from '../bounded-memo';
 import { assertSafeInput } from './input-safety';
 
@@ -8,29 +9,44 @@ function stripSubject(message: string, property: string): string {
   return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
 }
 
-/** Flattens class-validator's tree into one entry per bad field, named by its path (`texts[1].key`). */
-export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
+/** One bad field of class-validator's tree, or null for a node that only holds bad children. */
+function fieldError(error: ValidationError, path: string): FieldError | null {
+  if (!error.constraints) return null;
+  if (error.value === undefined) return { field: path, message: 'is required' };
+  const messages = Object.entries(error.constraints)
+    .filter(([name]) => name !== 'whitelistValidation')
+    .map(([name, message]) =>
+      name === 'nestedValidation' ? 'must be an object' : stripSubject(message, error.property),
+    );
+  return { field: path, message: messages.length > 0 ? messages.join('; ') : 'is not an accepted field' };
+}
+
+/**
+ * Flattens class-validator's tree into one entry per bad field, named by its path (`texts[1].key`), in
+ * document order: the first `limit` of them, and how many there were in all. Iterative, so no tree is too big.
+ */
+export function flattenValidationErrors(
+  errors: ValidationError[],
+  limit = MAX_FIELD_ERRORS,
+): { errors: FieldError[]; total: number } {
   const out: FieldError[] = [];
-  for (const error of errors) {
+  let total = 0;
+  const stack: { error: ValidationError; parent: string }[] = [];
+  for (let i = errors.length - 1; i >= 0; i--) stack.push({ error: errors[i], parent: '' });
+  while (stack.length > 0) {
+    const { error, parent } = stack.pop()!;
     const isIndex = /^\d+$/.test(error.property);
     const path =
       parent === '' ? error.property : isIndex ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
-    if (error.constraints && error.value === undefined) {
-      out.push({ field: path, message: 'is required' });
-    } else if (error.constraints) {
-      const messages = Object.entries(error.constraints)
-        .filter(([name]) => name !== 'whitelistValidation')
-        .map(([name, message]) =>
-          name === 'nestedValidation' ? 'must be an object' : stripSubject(message, error.property),
-        );
-      out.push({
-        field: path,
-        message: messages.length > 0 ? messages.join('; ') : 'is not an accepted field',
-      });
+    const entry = fieldError(error, path);
+    if (entry) {
+      total++;
+      if (out.length < limit) out.push(entry);
     }
-    if (error.children?.length) out.push(...flattenValidationErrors(error.children, path));
+    const children = error.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ error: children[i], parent: path });
   }
-  return out;
+  return { errors: out, total };
 }
 
 /** Path parameters a route DTO remembers (per DTO class) before forgetting them all; longer ones are not kept. */
@@ -55,7 +71,10 @@ export class AppValidationPipe extends ValidationPipe {
       transform: true,
       transformOptions: { enableImplicitConversion: false },
       validationError: { target: false, value: true },
-      exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
+      exceptionFactory: (errors) => {
+        const flat = flattenValidationErrors(errors);
+        return new ValidationFailedError(flat.errors, flat.total);
+      },
     });
   }
 
@@ -67,6 +86,11 @@ export class AppValidationPipe extends ValidationPipe {
     // Bodies, queries and headers were checked on arrival (inputSafetyMiddleware); path parameters are decoded
     // only once routed, so here.
     if (metadata.type === 'param') return this.transformParams(value, metadata);
+    // An array past its bound is refused before any of its elements is transformed or validated.
+    if (metadata.metatype && this.toValidate(metadata)) {
+      const problems = rawShapeProblems(value, metadata.metatype);
+      if (problems.length > 0) throw new ValidationFailedError(problems);
+    }
     return super.transform(value, metadata);
   }
 

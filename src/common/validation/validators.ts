@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { normalizeLabel, normalizeName } from '../ens/names';
+import { normalizeLabel, normalizeName, normalizeOrThrow } from '../ens/names';
 import { checksumAddress } from '../ens/evm-address';
 import {
   checkedAddress,
@@ -83,24 +83,45 @@ export function canonical(name: string, canonicalize: Canonicalize, options?: Ca
 }
 
 interface NameOptions extends CanonicalOptions {
-  /** Bounds of the raw input's length in UTF-16 code units, as the specification states them. */
+  /** Bounds of the length in UTF-16 code units, held by the normalised form: what is stored is what is bounded. */
   length?: [number, number];
 }
 
-function rawString(raw: unknown, length?: [number, number]): string {
+function stringOf(raw: unknown): string {
   if (typeof raw !== 'string') throw new Error('must be a string');
-  if (length && raw.length < length[0]) throw new Error(`must be longer than or equal to ${length[0]} characters`);
-  if (length && raw.length > length[1]) throw new Error(`must be shorter than or equal to ${length[1]} characters`);
   return raw;
+}
+
+/** The length bounds, on the ENSIP-15 normalised form: so whatever is stored can be sent back and accepted. */
+function checkLength(raw: string, options?: NameOptions): void {
+  const length = options?.length;
+  if (!length) return;
+  if (raw.length === 0 && length[0] > 0) throw new Error(`must be longer than or equal to ${length[0]} characters`);
+  const normal = normalizeOrThrow(raw);
+  const after = normal.length === raw.length ? '' : ' after ENSIP-15 normalisation';
+  if (normal.length < length[0]) throw new Error(`must be longer than or equal to ${length[0]} characters${after}`);
+  if (normal.length > length[1]) throw new Error(`must be shorter than or equal to ${length[1]} characters${after}`);
+}
+
+function boundedLabel(raw: unknown, options?: NameOptions): string {
+  const text = stringOf(raw);
+  if (!text.includes('.')) checkLength(text, options);
+  return normalizeLabel(text);
+}
+
+function boundedName(raw: unknown, minLabels: number, options?: NameOptions): string {
+  const text = stringOf(raw);
+  checkLength(text, options);
+  return normalizeName(text, minLabels);
 }
 
 /** One ENS label, handed over ENSIP-15 normalised. */
 export const IsEnsLabel = (options?: NameOptions) =>
-  canonical('isEnsLabel', (raw) => normalizeLabel(rawString(raw, options?.length)), options);
+  canonical('isEnsLabel', (raw) => boundedLabel(raw, options), options);
 
 /** A full ENS name of at least `minLabels` labels, handed over ENSIP-15 normalised. */
 export const IsEnsName = (minLabels = 2, options?: NameOptions) =>
-  canonical('isEnsName', (raw) => normalizeName(rawString(raw, options?.length), minLabels), options);
+  canonical('isEnsName', (raw) => boundedName(raw, minLabels, options), options);
 
 /**
  * A list of full ENS names, each handed over ENSIP-15 normalised, duplicates dropped; an entry's problem is
@@ -115,7 +136,7 @@ export const IsEnsNameList = (minLabels: number, items: [number, number], option
       if (raw.length > items[1]) throw new Error(`must contain at most ${items[1]} names`);
       const names = raw.map((entry: unknown, i) => {
         try {
-          return normalizeName(rawString(entry, options?.length), minLabels);
+          return boundedName(entry, minLabels, options);
         } catch (e) {
           throw new Error(`[${i}] ${(e as Error).message}`);
         }

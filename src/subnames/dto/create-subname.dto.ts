@@ -52,7 +52,8 @@ export class MetadataRecordDto {
 /**
  * Body of POST /subnames; a left-out field keeps its stored value, null clears an optional scalar. Once the
  * pipe has built it, every value is canonical: label and parentName ENSIP-15 normalised, address values in
- * their coin's canonical text (EIP-55 for EVM chains), owner EIP-55, contenthash as its URI.
+ * their coin's canonical text (EIP-55 for EVM chains), owner EIP-55, contenthash as its URI. Length bounds hold
+ * the normalised names (what is stored), so whatever is stored can be sent back as it is.
  */
 export class CreateSubnameDto {
   @ApiProperty({ example: 'oak.eth', minLength: 7, maxLength: 255 })

@@ -92,6 +92,19 @@ function windowProblem(value: unknown, args: ValidationArguments): string | null
     : null;
 }
 
+/**
+ * The metadata filter from the raw input: class-transformer would copy it into a plain object and skip keys that
+ * object inherits (`toString`, `valueOf`), so a filter on such a key would silently match everything.
+ */
+const rawMetadata = (query: boolean): PropertyDecorator =>
+  Transform(({ obj }: { obj: Record<string, unknown> }) => {
+    const raw = Object.prototype.hasOwnProperty.call(obj, 'metadata') ? obj.metadata : undefined;
+    if (query) return toObject('metadata')(raw);
+    return typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? Object.fromEntries(Object.entries(raw))
+      : raw;
+  });
+
 /** Query values are strings: the list query converts them (no implicit conversion) before the same checks. */
 const fromQuery = (convert: (value: unknown) => unknown, query: boolean): PropertyDecorator =>
   query ? Transform(({ value }: { value: unknown }) => convert(value)) : () => undefined;
@@ -152,7 +165,7 @@ function searchFilters(query: boolean) {
         ? 'metadata[tier]=gold (one parameter per key), or metadata={"tier":"gold"}; every given key must hold exactly this value'
         : 'Every given key must be present in the metadata with exactly this value',
     })
-    @fromQuery(toObject('metadata'), query)
+    @rawMetadata(query)
     @satisfies('isMetadataFilter', metadataFilterProblem)
     metadata?: Record<string, string>;
 

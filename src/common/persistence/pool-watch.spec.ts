@@ -1,0 +1,63 @@
+import { isDatabaseBusy, isDatabaseUnavailable } from './database-errors';
+import { POOL_WAIT_TIMEOUT, PoolWatch } from './pool-watch';
+
+/** A pool whose connect fails after the test has released (or not) other connections during the wait. */
+class FakePool {
+  pending: ((err: Error) => void)[] = [];
+  connect = (...args: unknown[]): unknown => {
+    const callback = args[0] as ((err: Error | undefined) => void) | undefined;
+    if (callback) {
+      this.pending.push((err) => callback(err));
+      return undefined;
+    }
+    return new Promise((_, reject) => this.pending.push(reject));
+  };
+  timeOut(): void {
+    for (const fail of this.pending.splice(0)) fail(new Error(POOL_WAIT_TIMEOUT));
+  }
+}
+
+describe(PoolWatch.name, () => {
+  function setUp() {
+    const pool = new FakePool();
+    const sut = new PoolWatch();
+    sut.watch(pool);
+    return { pool, sut };
+  }
+
+  it('marks a wait timeout busy when a query was answered during the wait, unavailable when none was', async () => {
+    const { pool, sut } = setUp();
+    const busy = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
+    sut.answered();
+    pool.timeOut();
+    const stuck = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
+    pool.timeOut();
+    expect([isDatabaseBusy(await busy), isDatabaseUnavailable(await busy)]).toEqual([true, false]);
+    expect([isDatabaseBusy(await stuck), isDatabaseUnavailable(await stuck)]).toEqual([false, true]);
+  });
+
+  it('marks the callback form (the one TypeORM uses) the same way, and through a driverError', () => {
+    const { pool, sut } = setUp();
+    let got: unknown;
+    pool.connect((err: unknown) => (got = { driverError: err }));
+    sut.answered();
+    pool.timeOut();
+    expect(isDatabaseBusy(got)).toBe(true);
+  });
+
+  it('never marks a connection failure busy', async () => {
+    const { pool, sut } = setUp();
+    const refused = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
+    sut.answered();
+    for (const fail of pool.pending.splice(0))
+      fail(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    expect([isDatabaseBusy(await refused), isDatabaseUnavailable(await refused)]).toEqual([false, true]);
+  });
+
+  it('answeredWithin says whether the database answered lately', () => {
+    const { sut } = setUp();
+    expect(sut.answeredWithin(1000)).toBe(false);
+    sut.answered();
+    expect(sut.answeredWithin(1000)).toBe(true);
+  });
+});

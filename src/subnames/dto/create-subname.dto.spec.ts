@@ -1,0 +1,55 @@
+import { ValidationFailedError } from '../../common/errors';
+import { AppValidationPipe } from '../../common/validation/validation.pipe';
+import { CreateSubnameDto } from './create-subname.dto';
+
+const pipe = new AppValidationPipe();
+
+async function build(metatype: new () => object, body: object): Promise<{ label: string; parentName: string }> {
+  return (await pipe.transform(body, { type: 'body', metatype })) as { label: string; parentName: string };
+}
+
+async function refusal(metatype: new () => object, body: object): Promise<unknown> {
+  try {
+    await build(metatype, body);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationFailedError);
+    return (e as ValidationFailedError).errors;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('name length bounds, held by the normalised form', () => {
+  it('refuses a parent whose raw form is 7 characters but whose normalised form is 6 (a soft hyphen)', async () => {
+    expect(await refusal(CreateSubnameDto, { parentName: 'ab\u00ad.eth', label: 'x' })).toEqual([
+      { field: 'parentName', message: 'must be longer than or equal to 7 characters after ENSIP-15 normalisation' },
+    ]);
+  });
+
+  it('takes a raw parent over 255 characters whose normalised form fits (zero-width characters)', async () => {
+    const raw = `${'\u200b'.repeat(300)}oak.eth`;
+    expect((await build(CreateSubnameDto, { parentName: raw, label: 'x' })).parentName).toBe('oak.eth');
+  });
+
+  it('refuses a label whose raw form fits but whose normalised form does not (compatibility characters expand)', async () => {
+    const raw = '\u3371'.repeat(100); // ㍱ → hpa: 100 characters become 300
+    expect(await refusal(CreateSubnameDto, { parentName: 'oak.eth', label: raw })).toEqual([
+      { field: 'label', message: 'must be shorter than or equal to 255 characters after ENSIP-15 normalisation' },
+    ]);
+  });
+
+  it('keeps the plain messages when normalisation changes no length', async () => {
+    expect(await refusal(CreateSubnameDto, { parentName: 'a.eth', label: 'x' })).toEqual([
+      { field: 'parentName', message: 'must be longer than or equal to 7 characters' },
+    ]);
+    expect(await refusal(CreateSubnameDto, { parentName: 'oak.eth', label: '' })).toEqual([
+      { field: 'label', message: 'must be longer than or equal to 1 characters' },
+    ]);
+  });
+
+  it('takes every name in the form it is stored in (what an export holds)', async () => {
+    for (const raw of ['ab\u00adc.eth', `${'\u200b'.repeat(300)}oak.eth`, '\u3371.oak.eth']) {
+      const first = await build(CreateSubnameDto, { parentName: raw, label: 'so\u00adft' });
+      expect(await build(CreateSubnameDto, { parentName: first.parentName, label: first.label })).toEqual(first);
+    }
+  });
+});
