@@ -63,10 +63,13 @@ export class PortalNamesService {
     return this.subnames.search(Object.assign(new ListSubnamesQueryDto(), query));
   }
 
-  /** The NDJSON export of a parent the wallet controls, as a key scoped to exactly that parent would read it. */
+  /**
+   * The NDJSON export of a parent the wallet controls, as a key scoped to exactly that parent would read it; the
+   * wallet stands for the key in the count of exports running at once.
+   */
   async exportOf(wallet: WalletSession, parentName: string): Promise<AsyncIterable<string>> {
     await this.control.control(wallet.address, parentName);
-    const scope = { id: 'portal-export', keyPrefix: '', parentNames: [parentName] };
+    const scope = { id: walletActor(wallet.address), keyPrefix: '', parentNames: [parentName] };
     return this.subnames.exportLines(scope, { parentName: [parentName] });
   }
 
