@@ -22,7 +22,7 @@ import { ShutdownService } from './health/shutdown.service';
 import { httpLogger } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
 import { PORTAL_COOKIE, PORTAL_SESSION_SCHEME } from './portal/portal-auth';
-import { isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
+import { isPortalApi, isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
 import { ccipCorsUnder } from './resolution/ccip-cors';
 import { CCIP_READ_PATH } from './resolution/resolution.service';
 
@@ -90,6 +90,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // items array past its bound is refused from the text, before it is parsed.
   const batchJson = deferBody(json(BATCH_BODY_LIMIT, refuseItemsPast(MAX_BATCH_ITEMS)));
   const generalJson = json(BODY_LIMIT);
+  // The portal's bodies too: its session is checked first (401 before any other check), then the body is read.
+  const portalJson = deferBody(generalJson);
   const batchPath = BATCH_PATH.toLowerCase();
   // One middleware for what every request passes (inOrder: no router layer each).
   const everyRequest: RequestHandler[] = [
@@ -106,7 +108,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     (req, res, next) => {
       const path = req.path.toLowerCase();
       const batch = req.method === 'POST' && (path === batchPath || path.startsWith(`${batchPath}/`));
-      return (batch ? batchJson : generalJson)(req, res, next);
+      return (batch ? batchJson : isPortalApi(path) ? portalJson : generalJson)(req, res, next);
     },
     inputSafetyMiddleware,
   ];

@@ -260,6 +260,21 @@ describe('developer portal on an ENS chain', () => {
         .send({ name: 'not a name' });
       expect(problem(res)).toEqual({ status: 401, code: 'UNAUTHORIZED' });
       expect(res.headers['cache-control']).toBe('no-store');
+      const malformed = await request(t.http)
+        .post('/portal/api/keys')
+        .set('Origin', ORIGIN)
+        .set('content-type', 'application/json')
+        .send('{"name": ');
+      expect(problem(malformed)).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+      const s = await portal.signIn(alice);
+      const parsed = await request(t.http)
+        .post('/portal/api/keys')
+        .set('Cookie', s.cookie)
+        .set('Origin', ORIGIN)
+        .set('x-portal-csrf', s.csrf)
+        .set('content-type', 'application/json')
+        .send('{"name": ');
+      expect(problem(parsed)).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
       for (const path of ['/me', '/keys', '/subnames?parentName=oak.eth', '/admin/keys', '/names/oak.eth/resolution'])
         expect(
           problem(await request(t.http).get(`/portal/api${path}`).set('Cookie', '__Host-sns_portal=made-up')),

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditPageResponse } from '../audit/dto/audit-event.response';
 import { AuditQueryDto } from '../audit/dto/audit-query.dto';
+import { ReadDeferredBody } from '../common/http/deferred-body';
 import { ApiProblems } from '../common/http/openapi';
 import { IdParams } from '../common/validation/id-params.dto';
 import { AdminKeyPageResponse, AdminKeysQueryDto, PortalKeyResponse, SetQuotaDto } from './dto/portal-key.dto';
@@ -10,6 +11,7 @@ import { PortalAdminService } from './portal-admin.service';
 import type { WalletSession } from './portal-session.service';
 
 @ApiTags('portal')
+@UseInterceptors(ReadDeferredBody)
 @OperatorAuth()
 @Controller('portal/api/admin')
 export class PortalAdminController {

@@ -26,7 +26,8 @@ export function isPortalPage(path: string): boolean {
   return (path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`)) && !isPortalApi(path);
 }
 
-function isPortalApi(path: string): boolean {
+/** The JSON API under /portal/api (its bodies are read after its guards: ReadDeferredBody on each controller). */
+export function isPortalApi(path: string): boolean {
   return path === API_PATH || path.startsWith(`${API_PATH}/`);
 }
 

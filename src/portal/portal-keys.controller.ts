@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RotateApiKeyDto } from '../admin/dto/api-key.dto';
+import { ReadDeferredBody } from '../common/http/deferred-body';
 import { ApiProblems } from '../common/http/openapi';
 import { IdParams } from '../common/validation/id-params.dto';
 import { CreatedPortalKeyResponse, CreatePortalKeyDto, PortalKeyResponse } from './dto/portal-key.dto';
@@ -9,6 +10,7 @@ import { PortalKeysService } from './portal-keys.service';
 import type { WalletSession } from './portal-session.service';
 
 @ApiTags('portal')
+@UseInterceptors(ReadDeferredBody)
 @WalletAuth()
 @Controller('portal/api/keys')
 export class PortalKeysController {

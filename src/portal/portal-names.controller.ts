@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CreateSubnameDto } from '../subnames/dto/create-subname.dto';
 import type { Response } from 'express';
+import { ReadDeferredBody } from '../common/http/deferred-body';
 import { ApiProblems } from '../common/http/openapi';
 import { streamNdjson } from '../common/http/ndjson';
 import { ResolutionStatusResponse } from '../resolution/dto/resolution-status.dto';
@@ -24,6 +25,7 @@ const CONTROL = [
 ] as [number, string];
 
 @ApiTags('portal')
+@UseInterceptors(ReadDeferredBody)
 @WalletAuth()
 @Controller('portal/api')
 export class PortalNamesController {

@@ -1,12 +1,14 @@
-import { Body, Controller, Delete, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ReadDeferredBody } from '../common/http/deferred-body';
 import { ApiProblems } from '../common/http/openapi';
 import { ChallengeDto, ChallengeResponse, SignInDto } from './dto/session.dto';
 import { clearSessionCookie, CurrentWallet, RequestId, SameOrigin, setSessionCookie, WalletAuth } from './portal-auth';
 import { PortalSessionService, WalletSession } from './portal-session.service';
 
 @ApiTags('portal')
+@UseInterceptors(ReadDeferredBody)
 @Controller('portal/api/session')
 export class PortalSessionController {
   constructor(private readonly sessions: PortalSessionService) {}

@@ -5,8 +5,8 @@ import { ListSubnamesQueryDto } from '../../subnames/dto/search-subnames.dto';
 const ROLES = ['manager', 'wrapped-owner', 'registrant', 'operator'];
 
 export class NameDto {
-  @ApiProperty({ example: 'oak.eth', description: 'A name of at least two labels' })
-  @IsEnsName()
+  @ApiProperty({ example: 'oak.eth', minLength: 1, maxLength: 255, description: 'A name of at least two labels' })
+  @IsEnsName(2, { length: [1, 255] })
   name: string;
 }
 
@@ -38,7 +38,7 @@ export class PortalSubnamesQueryDto extends PickType(ListSubnamesQueryDto, [
 ]) {}
 
 export class PortalExportQueryDto {
-  @ApiProperty({ example: 'oak.eth' })
-  @IsEnsName()
+  @ApiProperty({ example: 'oak.eth', minLength: 1, maxLength: 255 })
+  @IsEnsName(2, { length: [1, 255] })
   parentName: string;
 }
