@@ -13,6 +13,7 @@ const FLOORS = [
   ['subnames', 'listings', 'admin'],
   ['primary-names'], // above subnames (it reads the chosen name's records), below resolution (which answers name())
   ['mint', 'resolution', 'import', 'health'],
+  ['portal'], // the developer portal: keys (admin), subnames and the resolution status, for a signed-in wallet
   ['database'], // the data source lists every module's entities
   ['cli'], // the command line's own commands (cli.ts assembles them)
 ];

@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'eslint.config.mjs'] },
@@ -25,6 +26,11 @@ export default tseslint.config(
       globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', console: 'readonly', process: 'readonly' },
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The portal's page: browser ES modules.
+    files: ['src/portal/public/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser } },
   },
   {
     files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**/*.ts'],

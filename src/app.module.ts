@@ -11,6 +11,7 @@ import { MintModule } from './mint/mint.module';
 import { AdminModule } from './admin/admin.module';
 import { PrimaryNamesModule } from './primary-names/primary-names.module';
 import { QuotaModule } from './quota/quota.module';
+import { PortalModule } from './portal/portal.module';
 import { ResolutionModule } from './resolution/resolution.module';
 import { SubnamesModule } from './subnames/subnames.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -36,6 +37,7 @@ export class AppModule {
         MintModule,
         PrimaryNamesModule,
         ResolutionModule,
+        PortalModule,
       ],
     };
   }

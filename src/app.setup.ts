@@ -21,6 +21,8 @@ import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
 import { httpLogger } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
+import { PORTAL_COOKIE, PORTAL_SESSION_SCHEME } from './portal/portal-auth';
+import { isPortalApi, isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
 import { ccipCorsUnder } from './resolution/ccip-cors';
 import { CCIP_READ_PATH } from './resolution/resolution.service';
 
@@ -46,6 +48,8 @@ const UNPREFIXED = [
   { path: 'health/live', method: RequestMethod.GET },
   { path: 'health/ready', method: RequestMethod.GET },
   { path: 'metrics', method: RequestMethod.GET },
+  { path: 'portal', method: RequestMethod.ALL },
+  { path: 'portal/{*path}', method: RequestMethod.ALL },
 ];
 const DOCS_PATH = /^\/docs(-json|\/|$)/;
 
@@ -86,20 +90,25 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // items array past its bound is refused from the text, before it is parsed.
   const batchJson = deferBody(json(BATCH_BODY_LIMIT, refuseItemsPast(MAX_BATCH_ITEMS)));
   const generalJson = json(BODY_LIMIT);
+  // The portal's bodies too: its session is checked first (401 before any other check), then the body is read.
+  const portalJson = deferBody(generalJson);
   const batchPath = BATCH_PATH.toLowerCase();
   // One middleware for what every request passes (inOrder: no router layer each).
   const everyRequest: RequestHandler[] = [
     ...(track ? [track] : []),
     httpLogger(config),
     httpMetricsMiddleware,
-    securityHeaders(SECURITY_POLICIES, (req) => (DOCS_PATH.test(req.path) ? 'docs' : 'api')),
+    securityHeaders({ ...SECURITY_POLICIES, portal: PORTAL_SECURITY_POLICY }, (req) =>
+      DOCS_PATH.test(req.path) ? 'docs' : isPortalPage(req.path) ? 'portal' : 'api',
+    ),
+    portalNoStore,
     // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
     ccipCorsUnder(`/${API_PREFIX}/${CCIP_READ_PATH}`),
     // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
     (req, res, next) => {
       const path = req.path.toLowerCase();
       const batch = req.method === 'POST' && (path === batchPath || path.startsWith(`${batchPath}/`));
-      return (batch ? batchJson : generalJson)(req, res, next);
+      return (batch ? batchJson : isPortalApi(path) ? portalJson : generalJson)(req, res, next);
     },
     inputSafetyMiddleware,
   ];
@@ -129,6 +138,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-auth-token', description: 'API key' }, API_KEY_SCHEME)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-admin-token', description: 'Admin token' }, ADMIN_SCHEME)
+    .addCookieAuth(
+      PORTAL_COOKIE,
+      { type: 'apiKey', in: 'cookie', description: 'Developer portal session (POST /portal/api/session)' },
+      PORTAL_SESSION_SCHEME,
+    )
     .build();
   return SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, FieldErrorDto] });
 }

@@ -17,6 +17,8 @@ const PATH = process.env.FUZZ_PATH || undefined;
 const ONLY = process.env.FUZZ_OPERATION;
 /** Cases between two resets of the data, so that writes do not pile up into an unrepresentative state. */
 const RESET_EVERY = 250;
+/** Operations whose success no generated request can reach: a sign-in needs a fresh signature of a one-time challenge. */
+const NEVER_BLIND = new Set(['POST /portal/api/session']);
 
 const operations = new OpenApi().operations().filter((op) => !ONLY || op.id.includes(ONLY));
 
@@ -41,7 +43,7 @@ describe(`fuzz: ${operations.length} operations of openapi.json, ${CASES} cases 
       );
       // The generators reach past validation: some cases of every operation succeed. When a new operation
       // fails this, give its parameters and body examples in openapi.json (or a setup value in CONTEXT_VALUES).
-      if (!PATH && harness.count(op.id, 200, 300) === 0) {
+      if (!PATH && !NEVER_BLIND.has(op.id) && harness.count(op.id, 200, 300) === 0) {
         throw new Error(`no generated request of ${op.id} succeeded:\n${harness.summary(op.id)}`);
       }
     },

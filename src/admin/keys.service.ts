@@ -60,13 +60,15 @@ export class KeysService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async issue(dto: CreateApiKeyDto, by: Actor): Promise<CreatedApiKeyResponse> {
+  /** `issuedBy`: the wallet that issued the key through the developer portal (its control is checked again). */
+  async issue(dto: CreateApiKeyDto, by: Actor, issuedBy: string | null = null): Promise<CreatedApiKeyResponse> {
     const limit = dto.quota ?? this.config.quotaDefault;
     const { entity, secret } = await this.dataSource.transaction(async (manager) => {
       const created = await this.keys.create(manager, {
         name: dto.name,
         parentNames: dto.parentNames,
         expiresAt: dto.expiresAt ?? null,
+        issuedBy,
       });
       await this.quota.open(manager, created.entity.id, limit);
       const after = auditedKey(created.entity, { limit });

@@ -1,3 +1,4 @@
+import { checksumAddress } from '../common/ens/evm-address';
 /** Who made a change: the API key id, `admin` or `wallet:<address>`, and the request (or CLI run) that carried it. */
 export interface Actor {
   actor: string;
@@ -5,6 +6,13 @@ export interface Actor {
 }
 
 export const ADMIN_ACTOR = 'admin';
+/** The portal's own checks of who controls a key's parents (suspending and resuming keys). */
+export const PORTAL_ACTOR = 'portal';
+
+/** The audit actor of a wallet (signed in to the portal, or choosing its primary name): its EIP-55 address. */
+export function walletActor(address: string): string {
+  return `wallet:${checksumAddress(address)}`;
+}
 
 export const AUDIT_ACTIONS = [
   'key.issue',
@@ -18,6 +26,11 @@ export const AUDIT_ACTIONS = [
   'subname.delete',
   'primary-name.set',
   'primary-name.clear',
+  'key.suspend',
+  'key.resume',
+  'portal.sign-in',
+  'portal.sign-out',
+  'portal.name-add',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -27,6 +27,14 @@ export class ApiKeyEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt: Date | null;
 
+  /** The wallet (lower-case address) that issued the key through the developer portal; null for admin keys. */
+  @Index('IDX_api_keys_issued_by')
+  @Column({ name: 'issued_by', type: 'text', nullable: true })
+  issuedBy: string | null;
+
+  /** Why a portal key is suspended (its issuer no longer controls a parent); null while it works. */
+  @Column({ name: 'suspended_reason', type: 'text', nullable: true }) suspendedReason: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

@@ -8,6 +8,7 @@ export interface NewApiKey {
   keyHash: string;
   parentNames: string[];
   expiresAt: Date | null;
+  issuedBy?: string | null;
 }
 
 export type ApiKeyChanges = Partial<Pick<ApiKeyEntity, 'name' | 'parentNames' | 'expiresAt'>>;
@@ -17,7 +18,7 @@ export type ApiKeyChanges = Partial<Pick<ApiKeyEntity, 'name' | 'parentNames' | 
 export class ApiKeysRepository {
   insert(manager: EntityManager, key: NewApiKey): Promise<ApiKeyEntity> {
     const repo = manager.getRepository(ApiKeyEntity);
-    return repo.save(repo.create({ ...key, revokedAt: null }));
+    return repo.save(repo.create({ ...key, issuedBy: key.issuedBy ?? null, revokedAt: null }));
   }
 
   /** The key of this digest: its current one, or its previous one while that is still within its grace period. */
@@ -67,6 +68,35 @@ export class ApiKeysRepository {
 
   listAll(manager: EntityManager): Promise<ApiKeyEntity[]> {
     return manager.getRepository(ApiKeyEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The keys a wallet issued through the portal, oldest first. */
+  listIssuedBy(manager: EntityManager, issuer: string): Promise<ApiKeyEntity[]> {
+    return manager
+      .getRepository(ApiKeyEntity)
+      .find({ where: { issuedBy: issuer }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Every unrevoked key issued through the portal: those whose issuer's control is checked again. */
+  listLivePortalKeys(manager: EntityManager): Promise<ApiKeyEntity[]> {
+    return manager
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder('k')
+      .where('k.issued_by IS NOT NULL AND k.revoked_at IS NULL')
+      .orderBy('k.created_at', 'ASC')
+      .addOrderBy('k.id', 'ASC')
+      .getMany();
+  }
+
+  /** Sets or clears the suspension; true when it changed. */
+  async setSuspension(manager: EntityManager, id: string, reason: string | null): Promise<boolean> {
+    const result = await manager.query(
+      `UPDATE api_keys SET suspended_reason = $2, updated_at = now()
+        WHERE id = $1 AND suspended_reason IS DISTINCT FROM $2 RETURNING id`,
+      [id, reason],
+    );
+    // For UPDATE … RETURNING the postgres driver answers [rows, affectedCount].
+    return (result as [unknown, number])[1] > 0;
   }
 
   async update(manager: EntityManager, id: string, changes: ApiKeyChanges): Promise<void> {

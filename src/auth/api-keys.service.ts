@@ -24,7 +24,7 @@ export class ApiKeysService {
   /** Stores a new key for normalised parent names; the secret is returned once and only its digest kept. */
   async create(
     manager: EntityManager,
-    key: { name: string; parentNames: string[]; expiresAt: Date | null },
+    key: { name: string; parentNames: string[]; expiresAt: Date | null; issuedBy?: string | null },
   ): Promise<{ entity: ApiKeyEntity; secret: string }> {
     const { key: secret, keyPrefix, keyHash } = generateApiKey();
     const entity = await this.keys.insert(manager, { ...key, keyPrefix, keyHash });
@@ -55,6 +55,19 @@ export class ApiKeysService {
     return this.keys.listAll(this.dataSource.manager);
   }
 
+  listIssuedBy(issuer: string): Promise<ApiKeyEntity[]> {
+    return this.keys.listIssuedBy(this.dataSource.manager, issuer);
+  }
+
+  listLivePortalKeys(): Promise<ApiKeyEntity[]> {
+    return this.keys.listLivePortalKeys(this.dataSource.manager);
+  }
+
+  /** Suspends a portal key (reason) or lets it work again (null); true when that changed anything. */
+  setSuspension(manager: EntityManager, id: string, reason: string | null): Promise<boolean> {
+    return this.keys.setSuspension(manager, id, reason);
+  }
+
   update(manager: EntityManager, id: string, changes: ApiKeyChanges): Promise<void> {
     return this.keys.update(manager, id, changes);
   }
@@ -74,6 +87,7 @@ export class ApiKeysService {
     if (!key || !matches) throw new UnauthorizedError();
     if (key.revokedAt) throw new UnauthorizedError('This API key has been revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) throw new UnauthorizedError('This API key has expired');
+    if (key.suspendedReason) throw new UnauthorizedError(`This API key is suspended: ${key.suspendedReason}`);
     return { id: key.id, keyPrefix: key.keyPrefix, parentNames: key.parentNames };
   }
 

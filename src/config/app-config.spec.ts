@@ -135,6 +135,18 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ ENS_CHAIN_ID: '0' })).toThrow(/ENS_CHAIN_ID/);
   });
 
+  it('PORTAL_*: operator wallets (lower case) and the re-check interval, validated', () => {
+    expect(loadConfig({}).portal).toEqual({ adminAddresses: [], recheckSeconds: 3600 });
+    const a = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    const b = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+    expect(loadConfig({ PORTAL_ADMIN_ADDRESSES: `${a}, ${b}`, PORTAL_RECHECK_SECONDS: '60' }).portal).toEqual({
+      adminAddresses: [a.toLowerCase(), b.toLowerCase()],
+      recheckSeconds: 60,
+    });
+    expect(() => loadConfig({ PORTAL_ADMIN_ADDRESSES: `${a},oak.eth` })).toThrow(/PORTAL_ADMIN_ADDRESSES: must be/);
+    expect(() => loadConfig({ PORTAL_RECHECK_SECONDS: '0' })).toThrow(/PORTAL_RECHECK_SECONDS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });

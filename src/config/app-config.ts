@@ -109,6 +109,12 @@ export class EnvironmentVariables {
   @IsContract() ENS_NAME_WRAPPER_ADDRESS = '0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401';
   @IsContract() ENS_BASE_REGISTRAR_ADDRESS = '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85';
   @IsContract() ENS_REVERSE_REGISTRAR_ADDRESS = '0xa58E81fe9b61B5c3fE2AFD33CF304c454AbFc7Cb';
+  @IsOptional()
+  @Matches(/^\s*0x[0-9a-fA-F]{40}(\s*,\s*0x[0-9a-fA-F]{40})*\s*$/, {
+    message: 'must be a comma-separated list of 0x-prefixed 20-byte addresses',
+  })
+  PORTAL_ADMIN_ADDRESSES?: string;
+  @Transform(toInt) @IsInt() @Min(1) @Max(604800) PORTAL_RECHECK_SECONDS = 3600;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = 10;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 5000;
@@ -157,6 +163,8 @@ export class AppConfig {
   /** The public origin (no trailing slash) the gateway's URL template is built on; unset in production without it. */
   readonly publicUrl?: string;
   readonly ens: EnsChainConfig;
+  /** The developer portal: operator wallets (lower case) and how often portal keys' parents are checked on chain. */
+  readonly portal: { adminAddresses: string[]; recheckSeconds: number };
   readonly logLevel: string;
   /** poolSize is this process's share of DATABASE_POOL_SIZE, the host's budget divided among its workers. */
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
@@ -209,6 +217,13 @@ export class AppConfig {
       nameWrapper: e.ENS_NAME_WRAPPER_ADDRESS,
       baseRegistrar: e.ENS_BASE_REGISTRAR_ADDRESS,
       reverseRegistrar: e.ENS_REVERSE_REGISTRAR_ADDRESS,
+    };
+    this.portal = {
+      adminAddresses: (e.PORTAL_ADMIN_ADDRESSES ?? '')
+        .split(',')
+        .map((a) => a.trim().toLowerCase())
+        .filter((a) => a !== ''),
+      recheckSeconds: e.PORTAL_RECHECK_SECONDS,
     };
     this.logLevel = e.LOG_LEVEL;
     this.workers = e.WORKERS ?? 1;

@@ -2,6 +2,9 @@ import { ApiKeyEntity } from '../auth/api-key.entity';
 import { AuditEventEntity } from '../audit/audit-event.entity';
 import { ListingEntity } from '../listings/listing.entity';
 import { PrimaryNameEntity } from '../primary-names/primary-name.entity';
+import { PortalChallengeEntity } from '../portal/portal-challenge.entity';
+import { PortalNameEntity } from '../portal/portal-name.entity';
+import { PortalSessionEntity } from '../portal/portal-session.entity';
 import { KeyQuotaEntity } from '../quota/key-quota.entity';
 import { SubnameEntity } from '../subnames/subname.entity';
 
@@ -13,4 +16,7 @@ export const ENTITIES = [
   ListingEntity,
   AuditEventEntity,
   PrimaryNameEntity,
+  PortalChallengeEntity,
+  PortalSessionEntity,
+  PortalNameEntity,
 ];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
+import { walletActor } from '../audit/audit.types';
 import { DomainError } from '../common/errors';
 import { checksumAddress } from '../common/ens/evm-address';
 import { AppConfig } from '../config/app-config';
@@ -73,7 +74,7 @@ export class PrimaryNamesService {
         throw new StaleSignatureError(`issuedAt ${issuedAt} is not later than the last one accepted for ${address}`);
       }
       await this.audit.record(manager, {
-        by: { actor: `wallet:${address}`, requestId },
+        by: { actor: walletActor(address), requestId },
         action: chosen ? 'primary-name.set' : 'primary-name.clear',
         subject: address,
         before: { name: stored.previous },

@@ -13,5 +13,6 @@ import { ResolutionService } from './resolution.service';
   imports: [SigningModule, SubnamesModule, ChainModule, PrimaryNamesModule],
   controllers: [ResolutionController, ResolutionStatusController],
   providers: [ResolutionService, ResolutionStatusService],
+  exports: [ResolutionStatusService],
 })
 export class ResolutionModule {}

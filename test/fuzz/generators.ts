@@ -35,7 +35,7 @@ const raw = (text: string): Raw => ({ $fuzz: 'raw', text });
  * name of the parameter or property. Keep it small; everything else comes from openapi.json.
  */
 export const CONTEXT_VALUES: Record<string, string[]> = {
-  id: ['keyId'],
+  id: ['keyId', 'portalKeyId'],
   // A primary-name choice signed during setup: offered together, some requests carry all four and succeed.
   address: ['primaryAddress'],
   name: ['primaryName'],
@@ -50,6 +50,7 @@ export type FuzzContext = Record<string, string | number>;
 export const SECURITY_VALUES: Record<string, string> = {
   'x-auth-token': 'apiKey',
   'x-admin-token': 'adminToken',
+  cookie: 'portalCookie',
 };
 
 export type QueryStyle = 'form' | 'formExploded' | 'deepObject' | 'json';

@@ -1,12 +1,11 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Wallet } from 'ethers';
 import { ERROR_CODES } from '../../src/common/errors';
 import { AppConfig } from '../../src/config/app-config';
 import { PRIMARY_NAME_TYPES, primaryNameDomain, serviceOf } from '../../src/primary-names/primary-name-message';
-import { compileContract } from '../contracts/compile';
-import { RpcServer } from '../support/rpc-server';
+import { Wallet } from 'ethers';
+import { PortalChain } from '../support/portal-chain';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
 import { exampleRequest, FuzzContext, RequestModel, toWire, WireRequest } from './generators';
@@ -16,6 +15,7 @@ export interface WireResponse {
   status: number;
   contentType: string;
   text: string;
+  setCookie?: string;
 }
 
 /** Everything the fuzzer needs to hand back when a case fails: the request as sent, the answer as received. */
@@ -48,18 +48,24 @@ export class FuzzHarness {
 
   private constructor(
     private readonly t: TestApp,
-    private readonly chain: RpcServer,
+    private readonly chain: PortalChain,
+    private readonly wallet: Wallet,
+    private readonly origin: string,
   ) {}
 
+  /**
+   * The service on an ENS chain (the portal and the resolution status read it) where the fuzzing wallet owns
+   * oak.eth and is an operator, so that the portal's routes are reached past their session and chain checks.
+   */
   static async start(): Promise<FuzzHarness> {
-    // An ENS chain with an empty registry, so that the resolver status answers (every name: not registered).
-    const chain = await RpcServer.start(31337);
-    const registryCode = compileContract('ENSRegistry.sol', 'ENSRegistry').bytecode;
-    const registry = await chain.evm.deploy(chain.chain, '0x000000000000000000000000000000000000e0a5', registryCode);
-    const ens = { ENS_RPC_URL: chain.url, ENS_CHAIN_ID: '31337', ENS_REGISTRY_ADDRESS: registry };
-    const t = await createTestApp({ LOG_LEVEL: 'silent', ...ens }, { reset: true });
+    const chain = await PortalChain.start();
+    const wallet = new Wallet(Wallet.createRandom().privateKey);
+    await chain.register('oak', wallet.address);
+    const origin = 'http://127.0.0.1:1';
+    const env = { ...(await chain.env()), PUBLIC_URL: origin, PORTAL_ADMIN_ADDRESSES: wallet.address };
+    const t = await createTestApp({ LOG_LEVEL: 'silent', ...env }, { reset: true });
     await t.app.listen(0, '127.0.0.1');
-    const h = new FuzzHarness(t, chain);
+    const h = new FuzzHarness(t, chain, wallet, origin);
     h.port = (t.app.getHttpServer().address() as AddressInfo).port;
     return h;
   }
@@ -70,18 +76,59 @@ export class FuzzHarness {
     await this.chain.close();
   }
 
+  /** A portal session of the fuzzing wallet, and a key it issued: the portal's part of the context. */
+  private async signIn(): Promise<Record<string, string>> {
+    const json = { 'content-type': 'application/json', origin: this.origin };
+    const post = async (target: string, body: object, headers: Record<string, string> = {}) =>
+      this.send({
+        method: 'POST',
+        target,
+        headers: { ...json, ...headers },
+        body: Buffer.from(JSON.stringify(body)),
+        rawSocket: false,
+      });
+    const address = this.wallet.address;
+    const challenge = await post('/portal/api/session/challenge', { address });
+    const { message } = JSON.parse(challenge.text) as { message: string };
+    const signature = await this.wallet.signMessage(message);
+    const signedIn = await post('/portal/api/session', { address, message, signature });
+    if (signedIn.status !== 204)
+      throw new Error(`fuzz setup: portal sign-in answered ${signedIn.status}: ${signedIn.text}`);
+    const portalCookie = signedIn.setCookie!.split(';')[0];
+    const me = await this.send({
+      method: 'GET',
+      target: '/portal/api/me',
+      headers: { cookie: portalCookie },
+      rawSocket: false,
+    });
+    const { csrfToken } = JSON.parse(me.text) as { csrfToken: string };
+    const session = { cookie: portalCookie, 'x-portal-csrf': csrfToken };
+    const key = await post('/portal/api/keys', { name: 'fuzz', parentNames: ['oak.eth'] }, session);
+    if (key.status !== 201) throw new Error(`fuzz setup: portal key issue answered ${key.status}: ${key.text}`);
+    return { portalCookie, portalCsrf: csrfToken, portalKeyId: (JSON.parse(key.text) as { id: string }).id };
+  }
+
+  /** The portal's page sends its origin and, on a state change, its CSRF token: so do the cases, unless mutated. */
+  private withPortalHeaders(wire: WireRequest): WireRequest {
+    if (!wire.target.toLowerCase().startsWith('/portal/api')) return wire;
+    const headers: Record<string, string> = { origin: this.origin, ...wire.headers };
+    if (wire.method !== 'GET' && this.context.portalCsrf) headers['x-portal-csrf'] ??= this.context.portalCsrf;
+    return { ...wire, headers };
+  }
+
   /**
    * Empty tables, every write operation's example request sent once (with a key of their own, which an
    * example may rotate or revoke), then a fresh API key for the cases.
    */
   async reset(): Promise<void> {
     await resetDatabase(this.t.dataSource);
-    this.context = await this.issueKey();
+    const portal = await this.signIn();
+    this.context = { ...(await this.issueKey()), ...portal };
     for (const op of this.api.operations()) {
       if (op.method !== 'POST' && op.method !== 'PUT') continue;
-      await this.send(toWire(op, exampleRequest(this.api, op), this.context));
+      await this.send(this.withPortalHeaders(toWire(op, exampleRequest(this.api, op), this.context)));
     }
-    this.context = await this.issueKey();
+    this.context = { ...(await this.issueKey()), ...portal };
     Object.assign(this.context, await this.choosePrimaryName(String(this.context.apiKey)));
     this.snapshot = undefined;
     this.casesSinceReset = 0;
@@ -132,7 +179,7 @@ export class FuzzHarness {
     };
   }
 
-  private async issueKey(): Promise<FuzzContext> {
+  private async issueKey(): Promise<Record<string, string>> {
     const issued = await this.send({
       method: 'POST',
       target: '/api/v1/admin/api-keys',
@@ -166,7 +213,7 @@ export class FuzzHarness {
   async run(op: Operation, model: RequestModel, resetEvery: number): Promise<void> {
     if (++this.casesSinceReset > resetEvery) await this.reset();
     this.snapshot ??= await this.tables();
-    const wire = toWire(op, model, this.context);
+    const wire = this.withPortalHeaders(toWire(op, model, this.context));
     let res: WireResponse;
     try {
       res = await this.send(wire);
@@ -239,7 +286,10 @@ export class FuzzHarness {
   private async tables(): Promise<string> {
     if (!this.snapshotSql) {
       const tables = (await this.t.dataSource.query(
-        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations' ORDER BY 1`,
+        // A portal session's idle clock moves with every request, and a sign-in attempt consumes its challenge
+        // whatever its outcome: bookkeeping the contract asks for, not data a refusal may not change.
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public'
+            AND tablename NOT IN ('migrations', 'portal_sessions', 'portal_challenges') ORDER BY 1`,
       )) as { tablename: string }[];
       this.snapshotSql = tables
         .map(
@@ -275,6 +325,7 @@ export class FuzzHarness {
               status: res.statusCode ?? 0,
               contentType: String(res.headers['content-type'] ?? ''),
               text: Buffer.concat(chunks).toString('utf8'),
+              setCookie: res.headers['set-cookie']?.[0],
             }),
           );
           res.on('error', reject);

@@ -46,7 +46,7 @@ export interface Operation {
   body?: { schema: Schema; required: boolean; contentType: string };
   /** Documented answers: status → content type → schema (undefined for a body of no declared shape). */
   responses: Map<number, Map<string, Schema | undefined>>;
-  /** Header names of the security schemes the operation takes (x-auth-token, x-admin-token). */
+  /** Header names of the security schemes the operation takes (x-auth-token, x-admin-token; cookie for the portal). */
   securityHeaders: string[];
 }
 
@@ -102,8 +102,8 @@ export class OpenApi {
           securityHeaders: (raw.security ?? [])
             .flatMap((s) => Object.keys(s))
             .map((name) => schemes[name])
-            .filter((s) => s?.in === 'header' && s.name)
-            .map((s) => s.name!.toLowerCase()),
+            .filter((s) => (s?.in === 'header' || s?.in === 'cookie') && s.name)
+            .map((s) => (s.in === 'cookie' ? 'cookie' : s.name!.toLowerCase())),
         });
       }
     }

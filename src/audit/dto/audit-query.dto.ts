@@ -3,7 +3,7 @@ import { isISO8601, ValidationArguments } from 'class-validator';
 import { QueryInteger } from '../../common/http/query';
 import { canonical, satisfies } from '../../common/validation/validators';
 import { checksumAddress } from '../../common/ens/evm-address';
-import { ADMIN_ACTOR } from '../audit.types';
+import { ADMIN_ACTOR, PORTAL_ACTOR } from '../audit.types';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 25;
 export const MAX_AUDIT_PAGE_SIZE = 100;
@@ -51,18 +51,18 @@ export class AuditQueryDto {
   @ApiPropertyOptional({
     example: 'admin',
     pattern:
-      '^(admin|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|wallet:0x[0-9a-fA-F]{40})$',
+      '^(admin|portal|wallet:0x[0-9a-fA-F]{40}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
     description:
-      'Who made the change: `admin`, an API key id (UUID, any letter case), or `wallet:<address>` for a primary ' +
-      'name chosen by its address (any letter case)',
+      'Who made the change: `admin`, an API key id (UUID, any letter case), `wallet:<address>` for a wallet signed in to ' +
+      "the portal or choosing its primary name, or `portal` for the portal's own ownership checks",
   })
   @canonical(
     'isActor',
     (raw) => {
-      if (raw === ADMIN_ACTOR) return raw;
+      if (raw === ADMIN_ACTOR || raw === PORTAL_ACTOR) return raw;
       if (typeof raw === 'string' && UUID.test(raw)) return raw.toLowerCase();
       if (typeof raw === 'string' && WALLET.test(raw)) return `wallet:${checksumAddress(raw.slice(7))}`;
-      throw new Error('must be admin, an API key id (UUID) or wallet:<address>');
+      throw new Error('must be admin, portal, wallet:<address> or an API key id (UUID)');
     },
     { optional: true },
   )

@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { AdminModule } from '../admin/admin.module';
+import { AuditModule } from '../audit/audit.module';
+import { AuthModule } from '../auth/auth.module';
+import { ChainModule } from '../chain/chain.module';
+import { QuotaModule } from '../quota/quota.module';
+import { ResolutionModule } from '../resolution/resolution.module';
+import { SubnamesModule } from '../subnames/subnames.module';
+import { KeyOwnershipService } from './key-ownership.service';
+import { NameControlService } from './name-control.service';
+import { PortalAdminController } from './portal-admin.controller';
+import { PortalAdminService } from './portal-admin.service';
+import { OperatorGuard, SameOriginGuard, WalletSessionGuard } from './portal-auth';
+import { PortalKeysController } from './portal-keys.controller';
+import { PortalKeysService } from './portal-keys.service';
+import { PortalNamesController } from './portal-names.controller';
+import { PortalNamesService } from './portal-names.service';
+import { PortalPageController } from './portal-page.controller';
+import { PortalSessionController } from './portal-session.controller';
+import { PortalSessionService } from './portal-session.service';
+import { PortalRepository } from './portal.repository';
+import { SiweVerifier } from './siwe-verifier';
+
+/**
+ * The developer portal at /portal: a wallet signs in (EIP-4361), proves on chain that it controls parent names,
+ * and serves itself keys (admin's KeysService), subnames and the resolution status; operators see every key.
+ */
+@Module({
+  imports: [AuthModule, QuotaModule, AuditModule, AdminModule, SubnamesModule, ResolutionModule, ChainModule],
+  controllers: [
+    PortalPageController,
+    PortalSessionController,
+    PortalNamesController,
+    PortalKeysController,
+    PortalAdminController,
+  ],
+  providers: [
+    PortalRepository,
+    SiweVerifier,
+    PortalSessionService,
+    NameControlService,
+    PortalNamesService,
+    KeyOwnershipService,
+    PortalKeysService,
+    PortalAdminService,
+    SameOriginGuard,
+    WalletSessionGuard,
+    OperatorGuard,
+  ],
+})
+export class PortalModule {}

@@ -1,0 +1,115 @@
+/**
+ * An ENS deployment for the developer portal's tests, in the in-process EVM behind a loopback JSON-RPC endpoint:
+ * ENS's own compiled ENSRegistry (@ensdomains/ens), a base registrar for `.eth` (stand-in of
+ * BaseRegistrarImplementation), a Name Wrapper stand-in and an ERC-1271 contract wallet.
+ */
+import {
+  type Contract,
+  ContractFactory,
+  id,
+  type InterfaceAbi,
+  JsonRpcProvider,
+  namehash,
+  Wallet,
+  ZeroHash,
+} from 'ethers';
+import ensRegistry from '@ensdomains/ens/build/contracts/ENSRegistry.json';
+import { compileContract } from '../contracts/compile';
+import { RpcServer } from './rpc-server';
+
+export const CHAIN_ID = 31337;
+const YEAR = 365 * 86_400;
+
+export class PortalChain {
+  private constructor(
+    readonly rpc: RpcServer,
+    readonly provider: JsonRpcProvider,
+    readonly root: Wallet,
+    readonly registry: Contract,
+    readonly registrar: Contract,
+    readonly wrapper: Contract,
+  ) {}
+
+  static async start(): Promise<PortalChain> {
+    const rpc = await RpcServer.start(CHAIN_ID);
+    const provider = new JsonRpcProvider(rpc.url, CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
+    const root = new Wallet(Wallet.createRandom().privateKey, provider);
+    const deploy = async (abi: InterfaceAbi, bytecode: string, args: unknown[] = []) => {
+      const contract = (await new ContractFactory(abi, bytecode, root).deploy(...args)) as Contract;
+      await contract.waitForDeployment();
+      return contract;
+    };
+    const compiled = async (file: string, name: string, args: unknown[] = []) => {
+      const code = compileContract(file, name);
+      return deploy(code.abi as InterfaceAbi, code.bytecode, args);
+    };
+    const registry = await deploy(ensRegistry.abi as InterfaceAbi, ensRegistry.bytecode);
+    const registrar = await compiled('BaseRegistrar.sol', 'BaseRegistrar', [
+      await registry.getAddress(),
+      namehash('eth'),
+    ]);
+    const wrapper = await compiled('NameWrapper.sol', 'NameWrapper', [await registry.getAddress()]);
+    await (await registry.setSubnodeOwner(ZeroHash, id('eth'), await registrar.getAddress())).wait();
+    return new PortalChain(rpc, provider, root, registry, registrar, wrapper);
+  }
+
+  /** The service's ENS_* settings for this chain. */
+  async env(): Promise<Record<string, string>> {
+    return {
+      ENS_RPC_URL: this.rpc.url,
+      ENS_CHAIN_ID: String(CHAIN_ID),
+      ENS_REGISTRY_ADDRESS: await this.registry.getAddress(),
+      ENS_NAME_WRAPPER_ADDRESS: await this.wrapper.getAddress(),
+      ENS_BASE_REGISTRAR_ADDRESS: await this.registrar.getAddress(),
+    };
+  }
+
+  /** A wallet that can send transactions on this chain (the in-process EVM charges no balance). */
+  wallet(): Wallet {
+    return new Wallet(Wallet.createRandom().privateKey, this.provider);
+  }
+
+  /** Registers `<label>.eth` to `owner` (registrant and registry owner) until `expires` (default: a year). */
+  async register(label: string, owner: string, expires = Math.floor(Date.now() / 1000) + YEAR): Promise<void> {
+    await (await this.registrar.register(BigInt(id(label)), owner, expires)).wait();
+  }
+
+  /** Registers `<label>.eth` to the Name Wrapper and wraps it for `owner`. */
+  async registerWrapped(label: string, owner: string): Promise<void> {
+    const expires = Math.floor(Date.now() / 1000) + YEAR;
+    await this.register(label, await this.wrapper.getAddress(), expires);
+    await (await this.wrapper.wrap(namehash(`${label}.eth`), owner, 0, expires + 90 * 86_400)).wait();
+  }
+
+  /** Sends one transaction from `from` to a contract of this chain and waits for it. */
+  async send(contract: Contract, from: Wallet, fn: string, ...args: unknown[]): Promise<void> {
+    const tx = (await (contract.connect(from) as Contract).getFunction(fn)(...args)) as { wait(): Promise<unknown> };
+    await tx.wait();
+  }
+
+  async deployContractWallet(owner: string): Promise<string> {
+    const code = compileContract('ContractWallet.sol', 'ContractWallet');
+    const contract = (await new ContractFactory(code.abi as InterfaceAbi, code.bytecode, this.root).deploy(
+      owner,
+    )) as Contract;
+    await contract.waitForDeployment();
+    return contract.getAddress();
+  }
+
+  /** A factory of contract wallets at CREATE2 addresses (accounts that sign with ERC-6492 before they exist). */
+  async deployWalletFactory(): Promise<Contract> {
+    const code = compileContract('ContractWallet.sol', 'ContractWalletFactory');
+    const factory = (await new ContractFactory(
+      code.abi as InterfaceAbi,
+      code.bytecode,
+      this.root,
+    ).deploy()) as Contract;
+    await factory.waitForDeployment();
+    return factory;
+  }
+
+  async close(): Promise<void> {
+    this.provider.destroy();
+    await this.rpc.close();
+  }
+}
