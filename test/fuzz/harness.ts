@@ -112,7 +112,7 @@ export class FuzzHarness {
   private withPortalHeaders(wire: WireRequest): WireRequest {
     if (!wire.target.toLowerCase().startsWith('/portal/api')) return wire;
     const headers: Record<string, string> = { origin: this.origin, ...wire.headers };
-    if (wire.method !== 'GET' && this.context.portalCsrf) headers['x-portal-csrf'] ??= this.context.portalCsrf;
+    if (wire.method !== 'GET' && this.context.portalCsrf) headers['x-portal-csrf'] ??= String(this.context.portalCsrf);
     return { ...wire, headers };
   }
 
