@@ -146,6 +146,8 @@ describe('developer portal in Chromium', () => {
       .click();
     await page.getByRole('row', { name: /production.*revoked/ }).waitFor();
     expect((await write(rotated, 'revoked')).status).toBe(401);
+    // The revoked key's secret is no longer shown as if it worked.
+    expect(await page.getByRole('region', { name: 'New key' }).isHidden()).toBe(true);
 
     const resolution = page.getByRole('region', { name: 'Resolution of oak.eth' });
     expect(await resolution.innerText()).toMatch(/do not resolve yet/);

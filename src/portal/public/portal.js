@@ -144,6 +144,8 @@ async function revoke(key, button) {
   await busy(button, async () => {
     try {
       await call('DELETE', `/keys/${key.id}`);
+      // A secret shown for this key works no more: it must not stay on screen as if it did.
+      renderNewKey(null);
       await refreshKeys();
     } catch (error) {
       showError('keys-error', errorText(error));
