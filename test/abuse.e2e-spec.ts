@@ -280,8 +280,9 @@ describe('saturation: a full pool is busy, not unavailable', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    // One connection and a 400 ms wait for it: a burst of writes must queue past the wait.
-    t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '400' });
+    // One connection and the shortest wait for it (100 ms): a burst of writes must queue past the wait, however
+    // fast the database answers each.
+    t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '100' });
   });
   afterAll(() => t.close());
 
@@ -293,7 +294,7 @@ describe('saturation: a full pool is busy, not unavailable', () => {
         .set('x-auth-token', key)
         .send({ parentName: 'oak.eth', label: `b${i}` });
     const [answers, ready] = await Promise.all([
-      Promise.all(Array.from({ length: 300 }, (_, i) => create(i))),
+      Promise.all(Array.from({ length: 600 }, (_, i) => create(i))),
       new Promise((r) => setTimeout(r, 50)).then(() => request(t.http).get('/health/ready')),
     ]);
     const busy = answers.filter((a) => a.status === 503);
