@@ -1,8 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
 import type { AuditService } from '../audit/audit.service';
-import type { Actor } from '../audit/audit.types';
 import { ChangeFeed } from '../cache/change-feed';
 import * as ens from '../common/ens/names';
 import { DomainError } from '../common/errors';
@@ -12,36 +10,13 @@ import type { QuotaService } from '../quota/quota.service';
 import { BatchSubnamesDto } from './dto/batch-subnames.dto';
 import { SubnameCache } from './subname-cache';
 import type { SubnameWrite } from './subname-row';
-import { SubnameEntity } from './subname.entity';
 import { SubnamesBatchService } from './subnames-batch.service';
 import type { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
 
-const KEY: AuthenticatedKey = { id: 'k1', keyPrefix: 'sns_abcdefgh', parentNames: ['oak.eth'] };
-const MANAGER = {} as EntityManager;
-const BY: Actor = { actor: KEY.id, requestId: 'req-1' };
+import { BY, entity, KEY, MANAGER } from '../../test/support/subname-fixtures';
+
 const pipe = new AppValidationPipe();
-
-function entity(fullName: string): SubnameEntity {
-  const [label, ...parent] = fullName.split('.');
-  return Object.assign(new SubnameEntity(), {
-    id: `id-${label}`,
-    fullName,
-    parentName: parent.join('.'),
-    label,
-    namehash: `0x${'0'.repeat(64)}`,
-    texts: {},
-    addresses: { '60': '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-    metadata: {},
-    contenthash: null,
-    owner: null,
-    ttl: null,
-    createdBy: KEY.id,
-    createdAt: new Date('2026-11-22T10:00:00Z'),
-    updatedAt: new Date('2026-11-22T10:00:00Z'),
-  });
-}
-
 describe(SubnamesBatchService.name, () => {
   let repository: { findByFullName: jest.Mock; upsertMany: jest.Mock };
   let quota: { charge: jest.Mock; view: jest.Mock };

@@ -1,6 +1,5 @@
 import { toSubnameResponse } from './dto/subname.response';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { DomainError, SearchTimeoutError } from '../common/errors';
 import { loadConfig } from '../config/app-config';
@@ -8,7 +7,6 @@ import * as ens from '../common/ens/names';
 import * as records from '../common/ens/records';
 import { AppValidationPipe } from '../common/validation/validation.pipe';
 import type { AuditService } from '../audit/audit.service';
-import type { Actor } from '../audit/audit.types';
 import type { QuotaService } from '../quota/quota.service';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto } from './dto/export-subnames.dto';
@@ -21,31 +19,9 @@ import type { SubnameWrite } from './subname-row';
 import type { SubnamesRepository } from './subnames.repository';
 import { EXPORT_PAGE_SIZE, SubnamesService } from './subnames.service';
 
-const KEY: AuthenticatedKey = { id: 'k1', keyPrefix: 'sns_abcdefgh', parentNames: ['oak.eth'] };
-const MANAGER = {} as EntityManager;
-const BY: Actor = { actor: KEY.id, requestId: 'req-1' };
+import { BY, entity, KEY, MANAGER } from '../../test/support/subname-fixtures';
+
 const pipe = new AppValidationPipe();
-
-function entity(fullName: string): SubnameEntity {
-  const [label, ...parent] = fullName.split('.');
-  return Object.assign(new SubnameEntity(), {
-    id: `id-${label}`,
-    fullName,
-    parentName: parent.join('.'),
-    label,
-    namehash: `0x${'0'.repeat(64)}`,
-    texts: {},
-    addresses: { '60': '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-    metadata: {},
-    contenthash: null,
-    owner: null,
-    ttl: null,
-    createdBy: KEY.id,
-    createdAt: new Date('2026-11-22T10:00:00Z'),
-    updatedAt: new Date('2026-11-22T10:00:00Z'),
-  });
-}
-
 describe(SubnamesService.name, () => {
   let repository: {
     searchPage: jest.Mock;
