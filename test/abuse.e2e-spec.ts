@@ -219,13 +219,69 @@ describe('abuse: bounded work before the expensive part', () => {
       expect(JSON.parse(read.text).metadata).toEqual(JSON.parse('{"__proto__": "kept", "constructor": "kept"}'));
     });
 
-    it.each(['toString', 'valueOf', 'hasOwnProperty'])(
+    it('the search filter names __proto__, constructor and prototype as metadata keys, on POST and on GET', async () => {
+      const metadata = ['__proto__', 'constructor', 'prototype'].map((k) => ({ key: k, value: 'on' }));
+      await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .send({ parentName: 'oak.eth', label: 'proto3', metadata: [...metadata, { key: 'tier', value: 'gold' }] })
+        .expect(201);
+      const labels = (res: request.Response) => res.body.items.map((s: { label: string }) => s.label);
+      const search = (filter: string) =>
+        request(t.http)
+          .post('/api/v1/subnames/search')
+          .set('content-type', 'application/json')
+          .send(`{"parentName": "oak.eth", "metadata": ${filter}}`)
+          .expect(200);
+      for (const k of ['__proto__', 'constructor', 'prototype']) {
+        expect(labels(await search(`{"${k}": "on"}`))).toEqual(['proto3']);
+        expect((await search(`{"${k}": "off"}`)).body.totalItems).toBe(0);
+        expect((await search(`{"${k}": "on", "tier": "silver"}`)).body.totalItems).toBe(0);
+        const bracket = await request(t.http).get(`/api/v1/subnames?parentName=oak.eth&metadata[${k}]=off`).expect(200);
+        expect(bracket.body.totalItems).toBe(0);
+        const json = encodeURIComponent(`{"${k}":"on"}`);
+        expect(labels(await request(t.http).get(`/api/v1/subnames?parentName=oak.eth&metadata=${json}`))).toEqual([
+          'proto3',
+        ]);
+      }
+    });
+
+    it('a filter value under a prototype-named key must still be a string: 400 naming metadata', async () => {
+      const res = await request(t.http)
+        .post('/api/v1/subnames/search')
+        .set('content-type', 'application/json')
+        .send('{"parentName": "oak.eth", "size": 0, "metadata": {"constructor": {"nested": "x"}}}')
+        .expect(400);
+      expect(res.body.errors).toEqual([
+        { field: 'size', message: expect.stringContaining('from 1 to') },
+        { field: 'metadata', message: expect.stringMatching(/^value of "constructor" /) },
+      ]);
+    });
+
+    it('a create whose metadata is a map, not a list, names its prototype-named keys as it names any other', async () => {
+      const res = await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .set('content-type', 'application/json')
+        .send(
+          '{"parentName": "oak.eth", "label": "never", "metadata": {"constructor": {"a": 1}, "__proto__": {"b": 2}}}',
+        )
+        .expect(400);
+      expect(res.body.errors).toEqual([
+        { field: 'metadata.constructor', message: 'is not an accepted field' },
+        { field: 'metadata.__proto__', message: 'is not an accepted field' },
+      ]);
+      expect((await request(t.http).get('/api/v1/subnames/never.oak.eth')).status).toBe(404);
+    });
+
+    it.each(['toString', 'valueOf', 'hasOwnProperty', 'constructor', 'prototype', '__proto__'])(
       'an unknown body field %j is refused as any unknown field',
       async (k) => {
         const res = await request(t.http)
           .post('/api/v1/subnames')
           .set('x-auth-token', key)
-          .send({ parentName: 'oak.eth', label: 'never', [k]: 'x' })
+          .set('content-type', 'application/json')
+          .send(`{"parentName": "oak.eth", "label": "never", ${JSON.stringify(k)}: "x"}`)
           .expect(400);
         expect(res.body.errors).toEqual([{ field: k, message: 'is not an accepted field' }]);
         expect((await request(t.http).get('/api/v1/subnames/never.oak.eth')).status).toBe(404);

@@ -1,5 +1,5 @@
 import { ValidationFailedError } from '../errors';
-import { inputProblem } from '../validation/input-safety';
+import { requestValueProblem } from '../validation/input-safety';
 import { parseQuery } from './query';
 import { AppValidationPipe } from '../validation/validation.pipe';
 import { ListSubnamesQueryDto } from '../../subnames/dto/search-subnames.dto';
@@ -23,12 +23,13 @@ describe(parseQuery.name, () => {
     expect({ ...((q.metadata as unknown[])[1] as object) }).toEqual({ team: 'red' });
   });
 
-  it('builds objects without a prototype, so __proto__ is only a key, which the input-safety check refuses', () => {
-    const q = parseQuery('metadata[__proto__]=x');
+  it('builds objects without a prototype, so __proto__ is only a key: a metadata key, refused anywhere else', () => {
+    const q = parseQuery('metadata[__proto__]=x&other[__proto__]=y');
     expect(Object.getPrototypeOf(q)).toBeNull();
     expect(Object.keys(q.metadata as object)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
-    expect(inputProblem(q)).toMatchObject({ field: 'metadata.__proto__' });
+    expect(requestValueProblem(q)).toMatchObject({ field: 'other.__proto__' });
+    expect(requestValueProblem(parseQuery('metadata[__proto__]=x'))).toBeNull();
   });
 });
 
@@ -47,6 +48,18 @@ describe('GET /subnames query through the global pipe', () => {
       metadata: { tier: 'gold' },
     });
   });
+
+  it.each(['__proto__', 'constructor', 'prototype', 'toString'])(
+    'keeps a metadata key %j as an own key of a plain filter, in both forms, merged',
+    async (k) => {
+      const dto = await list(`parentName=oak.eth&metadata[${k}]=on&metadata=${encodeURIComponent(`{"${k}x":"on"}`)}`);
+      expect(Object.getPrototypeOf(dto.metadata)).toBe(Object.prototype);
+      expect(Object.entries(dto.metadata!)).toEqual([
+        [`${k}x`, 'on'],
+        [k, 'on'],
+      ]);
+    },
+  );
 
   it('merges metadata given as JSON and as brackets; defaults page 1 and size 25', async () => {
     expect(await list('parentName=oak.eth&metadata={"tier":"gold"}&metadata[team]=red')).toMatchObject({

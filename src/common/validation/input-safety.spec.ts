@@ -9,6 +9,7 @@ import {
   isSafeInput,
   MAX_INPUT_DEPTH,
   parseJsonParameter,
+  requestValueProblem,
   textProblem,
 } from './input-safety';
 import { runs } from '../../../test/support/property-runs';
@@ -122,6 +123,50 @@ describe(parseJsonParameter.name, () => {
     expect(parseJsonParameter('{"tier":"gold"}', 'metadata')).toEqual({ tier: 'gold' });
     expect(parseJsonParameter('not json', 'metadata')).toBeUndefined();
     expect(() => parseJsonParameter('{"tier":"a\\u0000b"}', 'metadata')).toThrow(ValidationFailedError);
+  });
+
+  it('takes prototype names as the keys of a metadata map, and only there', () => {
+    expect(Object.keys(parseJsonParameter('{"__proto__":"x","constructor":"y"}', 'metadata') as object)).toEqual([
+      '__proto__',
+      'constructor',
+    ]);
+    expect(() => parseJsonParameter('{"__proto__":"x"}', 'other')).toThrow(ValidationFailedError);
+    expect(() => parseJsonParameter('{"a":{"__proto__":"x"}}', 'metadata')).toThrow(ValidationFailedError);
+  });
+});
+
+describe(requestValueProblem.name, () => {
+  const parsed = (text: string) => JSON.parse(text) as unknown;
+
+  it('lets prototype names be keys of a top-level metadata map, and nowhere else', () => {
+    expect(requestValueProblem(parsed('{"metadata":{"__proto__":"a","constructor":"b","prototype":"c"}}'))).toBeNull();
+    expect(requestValueProblem(parsed('{"metadata":{"tier":"a"},"__proto__":{}}'))).toMatchObject({
+      field: '__proto__',
+    });
+    expect(requestValueProblem(parsed('{"items":[{"metadata":{"constructor":"b"}}]}'))).toMatchObject({
+      field: 'items[0].metadata.constructor',
+    });
+    expect(requestValueProblem(parsed('{"metadata":{"a":{"__proto__":1}}}'))).toMatchObject({
+      field: 'metadata.a.__proto__',
+    });
+  });
+
+  it('still holds the map keys and values to the text and depth rules', () => {
+    expect(requestValueProblem({ metadata: { 'a\u0000': 'x' } })).toMatchObject({ field: 'metadata.a\u0000' });
+    expect(requestValueProblem({ metadata: { a: '\ud800' } })).toMatchObject({ field: 'metadata.a' });
+    expect(requestValueProblem({ metadata: { a: nested(MAX_INPUT_DEPTH + 1) } })?.message).toMatch(/deeper/);
+  });
+
+  it('agrees with inputProblem on every value without a metadata map', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const withoutMap =
+          typeof value !== 'object' || value === null || Array.isArray(value) || !('metadata' in value);
+        fc.pre(withoutMap);
+        expect(requestValueProblem(value)).toEqual(inputProblem(value));
+      }),
+      { numRuns: runs(200) },
+    );
   });
 });
 

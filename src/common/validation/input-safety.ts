@@ -122,6 +122,47 @@ export function assertSafeInput(value: unknown, path = ''): void {
 }
 
 /**
+ * Top-level request fields whose object keys are data, not fields: the search's metadata filter names metadata
+ * keys, and `constructor` is as good a metadata key as `tier`. Their keys are held to the text rules only;
+ * no DTO is built from such a map (see free-key-map.ts), and on any other route Nest's pipe strips these keys.
+ */
+export const FREE_KEY_FIELDS: ReadonlySet<string> = new Set(['metadata']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `inputProblem` for an object whose own keys are free names (see FREE_KEY_FIELDS); its values are walked as usual. */
+export function freeKeyMapProblem(map: unknown, path: string): FieldError | null {
+  if (!isRecord(map)) return inputProblem(map, path);
+  for (const key of Object.keys(map)) {
+    const at = childPath(path, key);
+    const problem = textProblem(key);
+    if (problem) return { field: at, message: problem };
+    const inner = inputProblem(map[key], at);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+/** `inputProblem` for a whole body or query: the FREE_KEY_FIELDS among its fields have free keys. */
+export function requestValueProblem(value: unknown, path = ''): FieldError | null {
+  if (!isRecord(value) || !Object.keys(value).some((key) => FREE_KEY_FIELDS.has(key) && isRecord(value[key]))) {
+    return inputProblem(value, path);
+  }
+  const rest: Record<string, unknown> = {};
+  const maps: [string, unknown][] = [];
+  for (const key of Object.keys(value)) {
+    if (FREE_KEY_FIELDS.has(key) && isRecord(value[key])) maps.push([key, value[key]]);
+    else Object.defineProperty(rest, key, { value: value[key], enumerable: true });
+  }
+  return (
+    inputProblem(rest, path) ??
+    maps.reduce<FieldError | null>((found, [key, map]) => found ?? freeKeyMapProblem(map, childPath(path, key)), null)
+  );
+}
+
+/**
  * A JSON value carried inside a query parameter (`metadata={"tier":"gold"}`): parsed, then held to the same
  * rules as a body. Undefined when the text is not JSON, so the field's validator can name what it expected.
  */
@@ -132,7 +173,8 @@ export function parseJsonParameter(text: string, field: string): unknown {
   } catch {
     return undefined;
   }
-  assertSafeInput(parsed, field);
+  const problem = FREE_KEY_FIELDS.has(field) ? freeKeyMapProblem(parsed, field) : inputProblem(parsed, field);
+  if (problem) throw new ValidationFailedError([problem]);
   return parsed;
 }
 
@@ -147,8 +189,8 @@ export function inputSafetyMiddleware(
   next: (err?: unknown) => void,
 ): void {
   const problem =
-    (req.body !== undefined ? inputProblem(req.body) : null) ??
-    inputProblem(req.query) ??
+    (req.body !== undefined ? requestValueProblem(req.body) : null) ??
+    requestValueProblem(req.query) ??
     inputProblem(req.headers, 'headers');
   next(problem ? new ValidationFailedError([problem]) : undefined);
 }

@@ -3,6 +3,7 @@ import { FieldError, MAX_FIELD_ERRORS, ValidationFailedError } from '../errors';
 import { rawShapeProblems } from './raw-shape';
 import { BoundedMemo } from '../bounded-memo';
 import { assertSafeInput } from './input-safety';
+import { detachFreeKeyMaps, freeKeyMapFields } from './free-key-map';
 
 /** class-validator's built-in messages start with the property name; the field path already says it. */
 function stripSubject(message: string, property: string): string {
@@ -90,8 +91,32 @@ export class AppValidationPipe extends ValidationPipe {
     if (metadata.metatype && this.toValidate(metadata)) {
       const problems = rawShapeProblems(value, metadata.metatype);
       if (problems.length > 0) throw new ValidationFailedError(problems);
+      const maps = freeKeyMapFields(metadata.metatype);
+      if (maps.length > 0 && this.isPlainObject(value)) {
+        return this.transformWithMaps(value as Record<string, unknown>, metadata, maps);
+      }
     }
     return super.transform(value, metadata);
+  }
+
+  /** A DTO with free-key maps (see FreeKeyMap): the rest as usual, the maps beside it, every problem in one 400. */
+  private async transformWithMaps(
+    value: Record<string, unknown>,
+    metadata: ArgumentMetadata,
+    fields: ReturnType<typeof freeKeyMapFields>,
+  ): Promise<unknown> {
+    const { rest, maps, problems } = detachFreeKeyMaps(value, fields);
+    let dto: Record<string, unknown>;
+    try {
+      dto = (await super.transform(rest, metadata)) as Record<string, unknown>;
+    } catch (e) {
+      if (!(e instanceof ValidationFailedError) || problems.length === 0) throw e;
+      const errors = [...(e.errors ?? []), ...problems];
+      throw new ValidationFailedError(errors, errors.length + e.moreErrors);
+    }
+    if (problems.length > 0) throw new ValidationFailedError(problems);
+    for (const [property, map] of maps) dto[property] = map;
+    return dto;
   }
 
   private async transformParams(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {

@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ValidationArguments } from 'class-validator';
+import { Allow, ValidationArguments } from 'class-validator';
 import { MAX_RECORDS, metadataKeyProblem, recordValueProblem } from '../../common/ens/records';
 import { toInteger, toList, toObject } from '../../common/http/query';
 import { isIndexedFragment, normalizeLabelFragment } from '../../common/ens/names';
+import { FreeKeyMap } from '../../common/validation/free-key-map';
 import { canonical, IsEnsName, IsEnsNameList, satisfies } from '../../common/validation/validators';
 
 export const DEFAULT_PAGE_SIZE = 25;
@@ -92,19 +93,6 @@ function windowProblem(value: unknown, args: ValidationArguments): string | null
     : null;
 }
 
-/**
- * The metadata filter from the raw input: class-transformer would copy it into a plain object and skip keys that
- * object inherits (`toString`, `valueOf`), so a filter on such a key would silently match everything.
- */
-const rawMetadata = (query: boolean): PropertyDecorator =>
-  Transform(({ obj }: { obj: Record<string, unknown> }) => {
-    const raw = Object.prototype.hasOwnProperty.call(obj, 'metadata') ? obj.metadata : undefined;
-    if (query) return toObject('metadata')(raw);
-    return typeof raw === 'object' && raw !== null && !Array.isArray(raw)
-      ? Object.fromEntries(Object.entries(raw))
-      : raw;
-  });
-
 /** Query values are strings: the list query converts them (no implicit conversion) before the same checks. */
 const fromQuery = (convert: (value: unknown) => unknown, query: boolean): PropertyDecorator =>
   query ? Transform(({ value }: { value: unknown }) => convert(value)) : () => undefined;
@@ -165,8 +153,8 @@ function searchFilters(query: boolean) {
         ? 'metadata[tier]=gold (one parameter per key), or metadata={"tier":"gold"}; every given key must hold exactly this value'
         : 'Every given key must be present in the metadata with exactly this value',
     })
-    @rawMetadata(query)
-    @satisfies('isMetadataFilter', metadataFilterProblem)
+    @Allow() // validated by FreeKeyMap, in the pipe
+    @FreeKeyMap({ convert: query ? toObject('metadata') : undefined, problem: metadataFilterProblem })
     metadata?: Record<string, string>;
 
     @ApiPropertyOptional({
