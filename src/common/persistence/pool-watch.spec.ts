@@ -36,13 +36,22 @@ describe(PoolWatch.name, () => {
     expect([isDatabaseBusy(await stuck), isDatabaseUnavailable(await stuck)]).toEqual([false, true]);
   });
 
-  it('marks the callback form (the one TypeORM uses) the same way, and through a driverError', () => {
+  it('marks the callback form (the one TypeORM uses) the same way, and through a driverError', async () => {
     const { pool, sut } = setUp();
-    let got: unknown;
-    pool.connect((err: unknown) => (got = { driverError: err }));
+    const got = new Promise<unknown>((resolve) => pool.connect((err: unknown) => resolve({ driverError: err })));
     sut.answered();
     pool.timeOut();
-    expect(isDatabaseBusy(got)).toBe(true);
+    expect(isDatabaseBusy(await got)).toBe(true);
+  });
+
+  it('counts an answer read in the same event-loop turn as the timeout (a loaded loop fires both together)', async () => {
+    const { pool, sut } = setUp();
+    const late = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
+    const lateCallback = new Promise<unknown>((resolve) => pool.connect((err: unknown) => resolve(err)));
+    pool.timeOut();
+    sut.answered();
+    expect(isDatabaseBusy(await late)).toBe(true);
+    expect(isDatabaseBusy(await lateCallback)).toBe(true);
   });
 
   it('never marks a connection failure busy', async () => {

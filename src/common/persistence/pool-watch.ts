@@ -38,15 +38,19 @@ export class PoolWatch {
         }
         return err;
       };
+      // Decided after the event loop's next poll phase: under load the wait's timer can fire in the same turn as
+      // an answer that has arrived but is not read yet, and that answer still counts.
+      const afterPoll = (err: unknown, then: (marked: unknown) => void) =>
+        err instanceof Error && err.message === POOL_WAIT_TIMEOUT ? setImmediate(() => then(mark(err))) : then(err);
       const callback = args[0];
       if (typeof callback === 'function') {
         return connect((err: unknown, ...rest: unknown[]) =>
-          (callback as (...a: unknown[]) => unknown)(err ? mark(err) : err, ...rest),
+          err
+            ? afterPoll(err, (marked) => (callback as (...a: unknown[]) => unknown)(marked, ...rest))
+            : (callback as (...a: unknown[]) => unknown)(err, ...rest),
         );
       }
-      return (connect() as Promise<unknown>).catch((e: unknown) => {
-        throw mark(e);
-      });
+      return (connect() as Promise<unknown>).catch((e: unknown) => new Promise((_, reject) => afterPoll(e, reject)));
     };
   }
 }
