@@ -128,6 +128,9 @@ export function assertSafeInput(value: unknown, path = ''): void {
  */
 export const FREE_KEY_FIELDS: ReadonlySet<string> = new Set(['metadata']);
 
+const FREE_KEY_FIELD_NAMES = [...FREE_KEY_FIELDS];
+const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -147,7 +150,7 @@ export function freeKeyMapProblem(map: unknown, path: string): FieldError | null
 
 /** `inputProblem` for a whole body or query: the FREE_KEY_FIELDS among its fields have free keys. */
 export function requestValueProblem(value: unknown, path = ''): FieldError | null {
-  if (!isRecord(value) || !Object.keys(value).some((key) => FREE_KEY_FIELDS.has(key) && isRecord(value[key]))) {
+  if (!isRecord(value) || !FREE_KEY_FIELD_NAMES.some((key) => hasOwn(value, key) && isRecord(value[key]))) {
     return inputProblem(value, path);
   }
   const rest: Record<string, unknown> = {};
