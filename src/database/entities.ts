@@ -6,6 +6,7 @@ import { PortalChallengeEntity } from '../portal/portal-challenge.entity';
 import { PortalNameEntity } from '../portal/portal-name.entity';
 import { PortalSessionEntity } from '../portal/portal-session.entity';
 import { KeyQuotaEntity } from '../quota/key-quota.entity';
+import { LegacyParentNameEntity } from '../subnames/legacy-parent-name.entity';
 import { SubnameEntity } from '../subnames/subname.entity';
 
 /** Every entity of the service; later modules add theirs here. */
@@ -19,4 +20,5 @@ export const ENTITIES = [
   PortalChallengeEntity,
   PortalSessionEntity,
   PortalNameEntity,
+  LegacyParentNameEntity,
 ];

@@ -1,10 +1,8 @@
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
-import { ValidationFailedError } from '../common/errors';
-import { AppValidationPipe } from '../common/validation/validation.pipe';
 import { MAX_BATCH_ITEMS } from '../subnames/dto/batch-subnames.dto';
-import { CreateSubnameDto } from '../subnames/dto/create-subname.dto';
 import { batchUrl, sendBatch } from './batch-client';
+import { EntryChecker } from './entry-checker';
 import {
   countEntries,
   describeLocation,
@@ -18,7 +16,8 @@ export const IMPORT_USAGE = `  import FILE --url URL --key KEY [--dry-run] [--ba
       Creates or updates the subnames of FILE through POST /subnames/batch, in chunks of N (default 500, at
       most 1000). FILE is NDJSON in the request shape of POST /subnames (what GET /subnames/export writes) or
       NameStone's get-names JSON. Every entry is validated here first; refused entries are listed with their
-      line numbers and the exit code is 1. --dry-run validates the whole file and sends nothing.`;
+      line numbers and the exit code is 1. --dry-run validates the whole file and sends nothing (a parentName
+      outside the length bounds is left to the service, which accepts its legacy parents).`;
 
 const DEFAULT_BATCH_SIZE = 500;
 /** Below the batch route's 2 MB body limit, with room for the envelope. */
@@ -40,6 +39,11 @@ export interface ImportSummary {
   created: number;
   updated: number;
   refused: Refusal[];
+  /**
+   * In a dry run, the valid entries only the service can decide: a parentName outside the length bounds, which
+   * it accepts when it stored that parent before the bounds held the normalised form (a legacy parent).
+   */
+  leftToService: Refusal[];
   /** Primary names the import ended by moving their name's coin-60 address (`<address> <name>`). */
   primaryNamesEnded: string[];
   /** Why sending stopped early (the key was refused); the entries not sent are among the refused. */
@@ -90,33 +94,6 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-/** Validates like POST /subnames (the same pipe and DTO), so a dry run refuses exactly what the service would. */
-class EntryChecker {
-  private readonly pipe = new AppValidationPipe();
-  /** Normalised fullName → where it was first seen. */
-  private readonly seen = new Map<string, string>();
-
-  async check(record: ImportRecord): Promise<string | null> {
-    if (record.problem) return record.problem;
-    let dto: CreateSubnameDto;
-    try {
-      dto = (await this.pipe.transform(record.body, {
-        type: 'body',
-        metatype: CreateSubnameDto,
-      })) as CreateSubnameDto;
-    } catch (e) {
-      if (e instanceof ValidationFailedError) return (e.errors ?? []).map((f) => `${f.field}: ${f.message}`).join('; ');
-      throw e;
-    }
-    // The pipe hands over label and parentName ENSIP-15 normalised, as the service stores them.
-    const fullName = `${dto.label}.${dto.parentName}`;
-    const first = this.seen.get(fullName);
-    if (first) return `repeats the fullName ${fullName} of ${first}`;
-    this.seen.set(fullName, describeLocation(record));
-    return null;
-  }
-}
-
 export async function importFile(options: Options): Promise<ImportSummary> {
   const format = await detectFormat(options.file);
   const entries = await countEntries(options.file, format);
@@ -129,6 +106,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     created: 0,
     updated: 0,
     refused: [],
+    leftToService: [],
     primaryNamesEnded: [],
   };
   const bar = new SingleBar(
@@ -141,9 +119,12 @@ export async function importFile(options: Options): Promise<ImportSummary> {
   );
   const counts = () => ({ created: summary.created, updated: summary.updated, refused: summary.refused.length });
   bar.start(entries, 0, counts());
-  const refuse = (record: ImportRecord, reason: string) => {
-    summary.refused.push({ line: record.line, ...(record.item !== undefined ? { item: record.item } : {}), reason });
-  };
+  const at = (record: ImportRecord, reason: string): Refusal => ({
+    line: record.line,
+    ...(record.item !== undefined ? { item: record.item } : {}),
+    reason,
+  });
+  const refuse = (record: ImportRecord, reason: string) => summary.refused.push(at(record, reason));
   const url = batchUrl(options.url);
 
   /** Sends a chunk; on a refusal that names items, refuses those and sends the rest; splits a chunk too large. */
@@ -191,7 +172,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
   };
   try {
     for await (const record of readImportFile(options.file, format)) {
-      const problem = await checker.check(record);
+      const { problem, leftToService } = await checker.check(record);
       if (problem !== null) {
         refuse(record, problem);
         bar.increment(1, counts());
@@ -199,6 +180,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
       }
       summary.valid++;
       if (options.dryRun) {
+        if (leftToService) summary.leftToService.push(at(record, leftToService));
         bar.increment(1, counts());
         continue;
       }
@@ -225,6 +207,12 @@ export function formatSummary(s: ImportSummary, url: string): string {
       : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refused.length}`,
   ];
   if (s.stopped) lines.push(`stopped: ${s.stopped}`);
+  if (s.leftToService.length > 0) {
+    lines.push(
+      'left to the service (a parentName outside the length bounds: accepted where it was stored under the old rule):',
+    );
+    for (const r of s.leftToService) lines.push(`  ${describeLocation(r)}: ${r.reason}`);
+  }
   if (s.primaryNamesEnded.length > 0) {
     lines.push("primary names ended (the name's coin-60 address no longer points at the address that chose it):");
     for (const e of s.primaryNamesEnded) lines.push(`  ${e}`);

@@ -1,0 +1,37 @@
+import { EntryChecker } from './entry-checker';
+import { ImportRecord } from './import-source';
+
+const entry = (line: number, body: Record<string, unknown>): ImportRecord => ({ line, body });
+
+describe(EntryChecker.name, () => {
+  it('passes a valid entry and refuses a fullName seen before, naming where', async () => {
+    const sut = new EntryChecker();
+    expect(await sut.check(entry(1, { parentName: 'oak.eth', label: 'Alice' }))).toEqual({ problem: null });
+    expect(await sut.check(entry(2, { parentName: 'OAK.eth', label: 'alice' }))).toEqual({
+      problem: 'repeats the fullName alice.oak.eth of line 1',
+    });
+  });
+
+  it('leaves a parentName outside the length bounds to the service (it may be a legacy parent)', async () => {
+    const sut = new EntryChecker();
+    expect(await sut.check(entry(1, { parentName: 'ab\u00ad.eth', label: 'x' }))).toEqual({
+      problem: null,
+      leftToService: 'parentName: must be longer than or equal to 7 characters after ENSIP-15 normalisation',
+    });
+    const long = `${['\u3371'.repeat(40), '\u3371'.repeat(40), '\u3371'.repeat(40)].join('.')}.oak.eth`;
+    expect(await sut.check(entry(2, { parentName: long, label: 'x' }))).toMatchObject({ problem: null });
+    expect(await sut.check(entry(3, { parentName: 'ab.eth', label: 'X' }))).toEqual({
+      problem: 'repeats the fullName x.ab.eth of line 1',
+    });
+  });
+
+  it('refuses an entry with any other problem, its parentName length included', async () => {
+    const sut = new EntryChecker();
+    expect(await sut.check(entry(1, { parentName: 'ab.eth', label: 'x', ttl: -1 }))).toEqual({
+      problem: 'parentName: must be longer than or equal to 7 characters; ttl: must not be less than 0',
+    });
+    expect((await sut.check(entry(2, { parentName: 'a_b.eth', label: 'x' }))).problem).toMatch(/^parentName: /);
+    expect((await sut.check(entry(3, { parentName: 'ab', label: 'x' }))).problem).toMatch(/^parentName: /);
+    expect((await sut.check(entry(4, { parentName: 'ab.eth', label: 'a.b' }))).problem).toMatch(/label: /);
+  });
+});
