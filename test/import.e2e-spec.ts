@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
+import { importCli, importJson } from './support/import-cli';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -13,39 +13,6 @@ const OTHER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 const IPFS = 'ipfs://bafybeibj6lixxzqtsb45ysdjnupvqkufgdvzqbnvmhw2kf7cfkesy7r7d4';
 const BULK = 1200;
 const COLUMNS = 'full_name, parent_name, label, namehash, texts, addresses, metadata, contenthash, owner, ttl';
-
-interface Summary {
-  entries: number;
-  valid: number;
-  created: number;
-  updated: number;
-  refused: { line: number; item?: number; reason: string }[];
-  stopped?: string;
-}
-
-/** `node dist/cli import …`, as `npm run cli -- import …` runs it. */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), 'import', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function importJson(args: string[]): Promise<{ code: number | null; summary: Summary }> {
-  const { code, stdout, stderr } = await cli([...args, '--json']);
-  try {
-    return { code, summary: JSON.parse(stdout) as Summary };
-  } catch {
-    throw new Error(`cli printed no JSON summary (exit ${code}):\n${stdout}\n${stderr}`);
-  }
-}
 
 describe('moving names between deployments: export, then npm run cli -- import', () => {
   let source: TestApp;
@@ -161,7 +128,7 @@ describe('moving names between deployments: export, then npm run cli -- import',
 
   it('imports it into an empty deployment: every record equal, field by field, quota used once per name', async () => {
     const { key } = await issueOnTarget(['oak.eth'], names);
-    const { code, stdout, stderr } = await cli([exported, '--url', target.url, '--key', key]);
+    const { code, stdout, stderr } = await importCli([exported, '--url', target.url, '--key', key]);
     expect(stderr).not.toContain('Error');
     expect(code).toBe(0);
     expect(stdout).toContain(`created ${names}, updated 0, refused 0`);
@@ -212,7 +179,7 @@ describe('moving names between deployments: export, then npm run cli -- import',
       { line: 6, reason: 'is not a JSON object' },
     ]);
     expect(await count()).toBe(before);
-    const clean = await cli([
+    const clean = await importCli([
       file('clean.ndjson', `${JSON.stringify({ parentName: 'oak.eth', label: 'c' })}\n`),
       '--dry-run',
     ]);

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { nameHash, normalizeName } from '../src/common/ens/names';
+import { importJson } from './support/import-cli';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { ADMIN_TOKEN } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -19,36 +19,6 @@ const SHORT = normalizeName('ab\u00ad.eth');
 const LONG = normalizeName(`${['\u3371'.repeat(40), '\u3371'.repeat(40), '\u3371'.repeat(40)].join('.')}.oak.eth`);
 /** Through the partial index (over 127 code points) but inside 7–255: not a legacy parent. */
 const WIDE = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.eth`;
-
-interface Summary {
-  entries: number;
-  valid: number;
-  created: number;
-  updated: number;
-  refused: { line: number; item?: number; reason: string }[];
-  leftToService: { line: number; item?: number; reason: string }[];
-}
-
-/** `node dist/cli import … --json`, as `npm run cli -- import …` runs it. */
-function importJson(args: string[]): Promise<{ code: number | null; summary: Summary }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), 'import', ...args, '--json'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      try {
-        resolve({ code, summary: JSON.parse(stdout) as Summary });
-      } catch {
-        reject(new Error(`cli printed no JSON summary (exit ${code}):\n${stdout}\n${stderr}`));
-      }
-    });
-  });
-}
 
 describe('names stored under the old length rule export and import again', () => {
   let db: TestDatabase;
