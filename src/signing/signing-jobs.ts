@@ -12,6 +12,9 @@ const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b
  */
 export const ANSWER_CHUNK = 4;
 
+/** The message that asks the signing thread to end once it has answered what it was sent before. */
+export const STOP = 'stop';
+
 /** What a signer is asked to sign: a 32-byte digest, an EIP-712 struct of a registered type, or a gateway answer. */
 export type Signable =
   | { digest: Uint8Array }

@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { StructSpec } from './eip712-struct';
-import { JobSigner, SignJob, SigningMaterial } from './signing-jobs';
+import { JobSigner, SignJob, SigningMaterial, STOP } from './signing-jobs';
+
+/** How long a thread asked to stop may take to end before it is terminated. */
+const STOP_GRACE_MS = 5_000;
 
 type Answer = string | { error: string };
 
@@ -90,10 +93,22 @@ export class SigningThread {
     this.worker = worker;
   }
 
-  /** Stops the thread; what it had not answered, and anything asked later, is signed in this thread. */
+  /**
+   * Stops the thread; what it had not answered, and anything asked later, is signed in this thread. The thread is
+   * asked to end between two signatures: terminate() during a native call aborts the whole process
+   * (node-addon-api cannot throw into a terminating thread), so it is only the fallback for a thread that does not end.
+   */
   async stop(): Promise<void> {
     const worker = this.worker;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage(STOP);
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<void>((resolve) => {
+      timer = setTimeout(() => void worker.terminate().then(() => resolve()), STOP_GRACE_MS);
+    });
+    await Promise.race([exited, stuck]);
+    clearTimeout(timer);
   }
 
   sign(job: SignJob): Promise<string> {
