@@ -51,9 +51,8 @@ export interface DetachedMaps {
 
 /** Takes the free-key maps out of an input object and checks them (see FreeKeyMap). */
 export function detachFreeKeyMaps(input: Record<string, unknown>, fields: FreeKeyMapField[]): DetachedMaps {
-  const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(input))
-    Object.defineProperty(rest, key, { value: input[key], enumerable: true, writable: true, configurable: true });
+  // A spread defines own data properties: a `__proto__` key stays a key.
+  const rest: Record<string, unknown> = { ...input };
   const detached: DetachedMaps = { rest, maps: [], problems: [] };
   for (const field of fields) {
     if (!Object.prototype.hasOwnProperty.call(rest, field.property)) continue;

@@ -153,16 +153,17 @@ export function requestValueProblem(value: unknown, path = ''): FieldError | nul
   if (!isRecord(value) || !FREE_KEY_FIELD_NAMES.some((key) => hasOwn(value, key) && isRecord(value[key]))) {
     return inputProblem(value, path);
   }
-  const rest: Record<string, unknown> = {};
-  const maps: [string, unknown][] = [];
-  for (const key of Object.keys(value)) {
-    if (FREE_KEY_FIELDS.has(key) && isRecord(value[key])) maps.push([key, value[key]]);
-    else Object.defineProperty(rest, key, { value: value[key], enumerable: true });
+  // A spread defines own data properties: a `__proto__` key stays a key.
+  const rest: Record<string, unknown> = { ...value };
+  const maps = FREE_KEY_FIELD_NAMES.filter((key) => hasOwn(value, key) && isRecord(value[key]));
+  for (const key of maps) delete rest[key];
+  const problem = inputProblem(rest, path);
+  if (problem) return problem;
+  for (const key of maps) {
+    const inMap = freeKeyMapProblem(value[key], childPath(path, key));
+    if (inMap) return inMap;
   }
-  return (
-    inputProblem(rest, path) ??
-    maps.reduce<FieldError | null>((found, [key, map]) => found ?? freeKeyMapProblem(map, childPath(path, key)), null)
-  );
+  return null;
 }
 
 /**
