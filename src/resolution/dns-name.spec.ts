@@ -1,19 +1,6 @@
-import { concat, dnsEncode, getBytes, hexlify, namehash, toUtf8Bytes } from 'ethers';
+import { dnsEncode, hexlify, namehash, toUtf8Bytes } from 'ethers';
 import { decodeName } from './dns-name';
-import { CalldataError } from './resolution.errors';
-
-const bytes = (...parts: (number | string)[]) =>
-  getBytes(concat(parts.map((p) => (typeof p === 'number' ? new Uint8Array([p]) : toUtf8Bytes(p)))));
-
-function refusal(fn: () => unknown): { field: string; message: string; unsupported: boolean } {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CalldataError) return { field: e.field, message: e.message, unsupported: e.unsupported };
-    throw e;
-  }
-  throw new Error('no refusal');
-}
+import { bytes, refusal } from '../../test/support/calldata';
 
 describe(decodeName.name, () => {
   /** The decoded name alone. */

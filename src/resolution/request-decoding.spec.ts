@@ -1,6 +1,6 @@
-import { concat, dnsEncode, getBytes, hexlify, Interface, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
+import { concat, dnsEncode, hexlify, Interface, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
 import { calldataBytes, decodeResolveBytes, MAX_MULTICALL_CALLS } from './request-decoding';
-import { CalldataError } from './resolution.errors';
+import { bytes, refusal } from '../../test/support/calldata';
 
 const iface = new Interface([
   'function resolve(bytes name, bytes data)',
@@ -15,20 +15,8 @@ const iface = new Interface([
 const NODE = namehash('alice.oak.eth');
 const resolveCall = (dns: string, inner: string) => iface.encodeFunctionData('resolve', [dns, inner]);
 const addr = (node = NODE) => iface.encodeFunctionData('addr(bytes32)', [node]);
-const bytes = (...parts: (number | string)[]) =>
-  getBytes(concat(parts.map((p) => (typeof p === 'number' ? new Uint8Array([p]) : toUtf8Bytes(p)))));
 /** The gateway's two steps from hex calldata: its bytes, then what they ask. */
 const decodeResolveCall = (data: string) => decodeResolveBytes(calldataBytes(data));
-
-function refusal(fn: () => unknown): { field: string; message: string; unsupported: boolean } {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CalldataError) return { field: e.field, message: e.message, unsupported: e.unsupported };
-    throw e;
-  }
-  throw new Error('no refusal');
-}
 
 describe(decodeResolveBytes.name, () => {
   const dns = dnsEncode('alice.oak.eth');
