@@ -12,25 +12,12 @@ import { QuotaService, QuotaView } from '../quota/quota.service';
 import {
   ApiKeyResponse,
   CreateApiKeyDto,
+  toApiKeyResponse,
   CreatedApiKeyResponse,
   RotateApiKeyDto,
   UpdateApiKeyDto,
 } from './dto/api-key.dto';
 import { KeyRevokedError } from './keys.errors';
-
-export function toApiKeyResponse(key: ApiKeyEntity, quota: QuotaView): ApiKeyResponse {
-  return {
-    id: key.id,
-    name: key.name,
-    keyPrefix: key.keyPrefix,
-    parentNames: key.parentNames,
-    quota: quota.limit,
-    used: quota.used,
-    expiresAt: key.expiresAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-    createdAt: key.createdAt.toISOString(),
-  };
-}
 
 function noSuchKey(id: string): NotFoundError {
   return new NotFoundError(`No API key with id ${id}`);

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, isISO8601, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
 import { canonical, IsEnsNameList } from '../../common/validation/validators';
+import type { ApiKeyEntity } from '../../auth/api-key.entity';
+import type { QuotaView } from '../../quota/quota.service';
 
 const MAX_QUOTA = 2147483647;
 const MAX_PARENT_NAMES = 100;
@@ -99,6 +101,20 @@ export class ApiKeyResponse {
   @ApiProperty({ example: null, nullable: true, type: String, format: 'date-time' }) expiresAt: string | null;
   @ApiProperty({ example: null, nullable: true, type: String, format: 'date-time' }) revokedAt: string | null;
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z', format: 'date-time' }) createdAt: string;
+}
+
+export function toApiKeyResponse(key: ApiKeyEntity, quota: QuotaView): ApiKeyResponse {
+  return {
+    id: key.id,
+    name: key.name,
+    keyPrefix: key.keyPrefix,
+    parentNames: key.parentNames,
+    quota: quota.limit,
+    used: quota.used,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    createdAt: key.createdAt.toISOString(),
+  };
 }
 
 export class CreatedApiKeyResponse extends ApiKeyResponse {

@@ -1,6 +1,6 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
-import { ApiKeyResponse, CreateApiKeyDto } from '../../admin/dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, toApiKeyResponse } from '../../admin/dto/api-key.dto';
 import type { ApiKeyEntity } from '../../auth/api-key.entity';
 import { QueryInteger } from '../../common/http/query';
 import type { QuotaView } from '../../quota/quota.service';
@@ -28,16 +28,8 @@ export class CreatedPortalKeyResponse extends PortalKeyResponse {
 
 export function toPortalKeyResponse(key: ApiKeyEntity, quota: QuotaView): PortalKeyResponse {
   return {
-    id: key.id,
-    name: key.name,
-    keyPrefix: key.keyPrefix,
-    parentNames: key.parentNames,
-    quota: quota.limit,
-    used: quota.used,
+    ...toApiKeyResponse(key, quota),
     remaining: Math.max(0, quota.limit - quota.used),
-    expiresAt: key.expiresAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-    createdAt: key.createdAt.toISOString(),
     suspendedReason: key.suspendedReason,
   };
 }
