@@ -7,7 +7,7 @@
  * row (3).
  */
 import { performance } from 'node:perf_hooks';
-import { dnsEncode, Interface, namehash, Wallet } from 'ethers';
+import { dnsEncode, namehash, Wallet } from 'ethers';
 import { loadConfig } from '../src/config/app-config';
 import { encodeGatewayResponse } from '../src/resolution/answer-encoding';
 import { answerBytes } from '../src/resolution/record-answers';
@@ -16,18 +16,12 @@ import type { PrimaryNamesService } from '../src/primary-names/primary-names.ser
 import { ResolutionService } from '../src/resolution/resolution.service';
 import { SigningService } from '../src/signing/signing.service';
 import type { SubnameRecords, SubnamesService } from '../src/subnames/subnames.service';
+import { RESOLVER_CALLS } from '../test/support/calldata';
 
 const SECONDS = Number(process.env.BENCH_CCIP_SECONDS ?? 3);
 const SENDER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
 const SIGNATURE = `0x${'11'.repeat(32)}${'22'.repeat(32)}1b`;
-const iface = new Interface([
-  'function resolve(bytes name, bytes data)',
-  'function addr(bytes32 node)',
-  'function addr(bytes32 node, uint256 coinType)',
-  'function text(bytes32 node, string key)',
-  'function contenthash(bytes32 node)',
-  'function multicall(bytes[] data)',
-]);
+const iface = RESOLVER_CALLS;
 const RECORDS: SubnameRecords = {
   texts: { avatar: 'https://example.com/a.png', 'com.github': 'alice', url: 'https://alice.example' },
   addresses: {

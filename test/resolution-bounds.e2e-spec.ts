@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evmCoinTypeToNameMap } from '@ensdomains/address-encoder';
-import { AbiCoder, dnsEncode, Interface, namehash, recoverAddress, toUtf8Bytes, Wallet } from 'ethers';
+import { AbiCoder, dnsEncode, namehash, recoverAddress, toUtf8Bytes, Wallet } from 'ethers';
 import fc from 'fast-check';
 import request from 'supertest';
 import { MAX_ANSWER_BYTES } from '../src/resolution/record-answers';
@@ -10,6 +10,7 @@ import { MAX_MULTICALL_CALLS } from '../src/resolution/request-decoding';
 import { sharedOffsetMulticallArb } from './fuzz/generators';
 import { ccipAnswerDigest } from './support/ccip-reference';
 import { createTestApp, TestApp } from './support/test-app';
+import { RESOLVER_CALLS } from './support/calldata';
 
 /**
  * The gateway's bounds on one answer: a multicall of more than MAX_MULTICALL_CALLS calls, or one whose answer
@@ -19,14 +20,7 @@ const gateway = Wallet.createRandom();
 const SENDER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const coder = AbiCoder.defaultAbiCoder();
-const iface = new Interface([
-  'function resolve(bytes name, bytes data)',
-  'function addr(bytes32 node)',
-  'function addr(bytes32 node, uint256 coinType)',
-  'function text(bytes32 node, string key)',
-  'function contenthash(bytes32 node)',
-  'function multicall(bytes[] data)',
-]);
+const iface = RESOLVER_CALLS;
 /** The longest text value: 2,000 characters of four UTF-8 bytes each. */
 const LONGEST = '😀'.repeat(2000);
 const FULL_KEYS = Array.from({ length: 50 }, (_, i) => `com.k${i}`);

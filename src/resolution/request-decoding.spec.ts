@@ -1,17 +1,8 @@
-import { concat, dnsEncode, hexlify, Interface, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
+import { concat, dnsEncode, hexlify, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
 import { calldataBytes, decodeResolveBytes, MAX_MULTICALL_CALLS } from './request-decoding';
-import { bytes, refusal } from '../../test/support/calldata';
+import { bytes, refusal, RESOLVER_CALLS } from '../../test/support/calldata';
 
-const iface = new Interface([
-  'function resolve(bytes name, bytes data)',
-  'function addr(bytes32 node)',
-  'function addr(bytes32 node, uint256 coinType)',
-  'function text(bytes32 node, string key)',
-  'function contenthash(bytes32 node)',
-  'function multicall(bytes[] data)',
-  'function name(bytes32 node)',
-  'function pubkey(bytes32 node)',
-]);
+const iface = RESOLVER_CALLS;
 const NODE = namehash('alice.oak.eth');
 const resolveCall = (dns: string, inner: string) => iface.encodeFunctionData('resolve', [dns, inner]);
 const addr = (node = NODE) => iface.encodeFunctionData('addr(bytes32)', [node]);
