@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/migrate';
+import { RENAMED_MIGRATIONS } from '../src/database/migration-renames';
 
 const MIGRATION_FILES = readdirSync(join(__dirname, '..', 'src', 'database', 'migrations')).filter((f) =>
   f.endsWith('.ts'),
@@ -74,5 +75,25 @@ describe('migrations', () => {
     expect(new Set(rows.map((r) => String(r.timestamp))).size).toBe(rows.length);
     expect(await reversedIndexes()).toBe(1);
     expect(await runMigrations(ds, new Logger('TestMigrations'))).toEqual([]);
+  });
+
+  it('a database that ran the renamed migrations under their future timestamps does not run them again', async () => {
+    // As such a database is: the same schema, the three recorded under their former names and timestamps.
+    for (const [former, now] of RENAMED_MIGRATIONS) {
+      await ds.query(`UPDATE "migrations" SET "name" = $1, "timestamp" = $2 WHERE "name" = $3`, [
+        former,
+        Number(former.replace(/^\D+/, '')),
+        now,
+      ]);
+    }
+    expect((await recorded()).map((r) => r.name)).toEqual(
+      expect.arrayContaining(['PrimaryNames1795800000000', 'LegacyParentNames1796000000000']),
+    );
+
+    expect(await runMigrations(ds, new Logger('TestMigrations'))).toEqual([]);
+
+    const rows = await recorded();
+    expect(rows.map((r) => r.name)).toEqual(EXPECTED_NAMES);
+    expect(rows.find((r) => r.name === 'DeveloperPortal1795756308000')?.timestamp).toEqual('1795756308000');
   });
 });

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { renameRecordedMigrations } from './migration-renames';
 
 /** Arbitrary constant: every replica takes the same advisory lock before migrating. */
 const MIGRATION_LOCK_KEY = 4_242_021;
@@ -15,6 +16,8 @@ export async function runMigrations(dataSource: DataSource, logger = new Logger(
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const renamed = await renameRecordedMigrations(lock, dataSource.options.migrationsTableName ?? 'migrations');
+    if (renamed > 0) logger.log(`renamed ${renamed} recorded migration(s) to their new timestamps`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     for (const m of applied) logger.log(`applied ${m.name}`);
     return applied.map((m) => m.name);

@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * UTF-16 length over 255 is over 127 code points), so finding them reads a few entries, not the table.
  * Declared on SubnameEntity with synchronize: false (a partial index).
  */
-export class LegacyParentNames1796000000000 implements MigrationInterface {
-  name = 'LegacyParentNames1796000000000';
+export class LegacyParentNames1795756309000 implements MigrationInterface {
+  name = 'LegacyParentNames1795756309000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

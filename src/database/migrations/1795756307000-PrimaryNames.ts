@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * with the address (`*` for a TRUNCATE), so that each replica drops what it cached of it, as
  * SubnameChangeNotifications does for subnames.
  */
-export class PrimaryNames1795800000000 implements MigrationInterface {
-  name = 'PrimaryNames1795800000000';
+export class PrimaryNames1795756307000 implements MigrationInterface {
+  name = 'PrimaryNames1795756307000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

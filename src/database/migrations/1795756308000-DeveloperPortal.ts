@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The developer portal: sign-in challenges, sessions, the names wallets proved, and who issued a key. */
-export class DeveloperPortal1795900000000 implements MigrationInterface {
-  name = 'DeveloperPortal1795900000000';
+export class DeveloperPortal1795756308000 implements MigrationInterface {
+  name = 'DeveloperPortal1795756308000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
