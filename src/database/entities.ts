@@ -6,7 +6,6 @@ import { PortalChallengeEntity } from '../portal/portal-challenge.entity';
 import { PortalNameEntity } from '../portal/portal-name.entity';
 import { PortalSessionEntity } from '../portal/portal-session.entity';
 import { KeyQuotaEntity } from '../quota/key-quota.entity';
-import { LegacyParentNameEntity } from '../subnames/legacy-parent-name.entity';
 import { SubnameEntity } from '../subnames/subname.entity';
 
 /** Every entity of the service; later modules add theirs here. */
@@ -20,5 +19,4 @@ export const ENTITIES = [
   PortalChallengeEntity,
   PortalSessionEntity,
   PortalNameEntity,
-  LegacyParentNameEntity,
 ];

@@ -16,8 +16,7 @@ export const IMPORT_USAGE = `  import FILE --url URL --key KEY [--dry-run] [--ba
       Creates or updates the subnames of FILE through POST /subnames/batch, in chunks of N (default 500, at
       most 1000). FILE is NDJSON in the request shape of POST /subnames (what GET /subnames/export writes) or
       NameStone's get-names JSON. Every entry is validated here first; refused entries are listed with their
-      line numbers and the exit code is 1. --dry-run validates the whole file and sends nothing (a parentName
-      outside the length bounds is left to the service, which accepts its legacy parents).`;
+      line numbers and the exit code is 1. --dry-run validates the whole file and sends nothing.`;
 
 const DEFAULT_BATCH_SIZE = 500;
 /** Below the batch route's 2 MB body limit, with room for the envelope. */
@@ -39,11 +38,6 @@ export interface ImportSummary {
   created: number;
   updated: number;
   refused: Refusal[];
-  /**
-   * In a dry run, the valid entries only the service can decide: a parentName outside the length bounds, which
-   * it accepts when it stored that parent before the bounds held the normalised form (a legacy parent).
-   */
-  leftToService: Refusal[];
   /** Primary names the import ended by moving their name's coin-60 address (`<address> <name>`). */
   primaryNamesEnded: string[];
   /** Why sending stopped early (the key was refused); the entries not sent are among the refused. */
@@ -106,7 +100,6 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     created: 0,
     updated: 0,
     refused: [],
-    leftToService: [],
     primaryNamesEnded: [],
   };
   const bar = new SingleBar(
@@ -172,7 +165,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
   };
   try {
     for await (const record of readImportFile(options.file, format)) {
-      const { problem, leftToService } = await checker.check(record);
+      const { problem } = await checker.check(record);
       if (problem !== null) {
         refuse(record, problem);
         bar.increment(1, counts());
@@ -180,7 +173,6 @@ export async function importFile(options: Options): Promise<ImportSummary> {
       }
       summary.valid++;
       if (options.dryRun) {
-        if (leftToService) summary.leftToService.push(at(record, leftToService));
         bar.increment(1, counts());
         continue;
       }
@@ -207,12 +199,6 @@ export function formatSummary(s: ImportSummary, url: string): string {
       : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refused.length}`,
   ];
   if (s.stopped) lines.push(`stopped: ${s.stopped}`);
-  if (s.leftToService.length > 0) {
-    lines.push(
-      'left to the service (a parentName outside the length bounds: accepted where it was stored under the old rule):',
-    );
-    for (const r of s.leftToService) lines.push(`  ${describeLocation(r)}: ${r.reason}`);
-  }
   if (s.primaryNamesEnded.length > 0) {
     lines.push("primary names ended (the name's coin-60 address no longer points at the address that chose it):");
     for (const e of s.primaryNamesEnded) lines.push(`  ${e}`);

@@ -12,8 +12,6 @@ export type RecordMap = Record<string, string>;
 @Index('IDX_subnames_owner_parent_created', { synchronize: false })
 // The export's prefix ranges over reversed full names; see the ExportIndex migration.
 @Index('IDX_subnames_full_name_reversed', { synchronize: false })
-// Parents that may be outside today's length bounds (a partial index); see the LegacyParentNames migration.
-@Index('IDX_subnames_parent_name_length_outliers', { synchronize: false })
 export class SubnameEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
 

@@ -3,8 +3,6 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
-import { LegacyParentNamesLedger } from './legacy-parent-names.ledger';
-import { LegacyParentNamesRepository } from './legacy-parent-names.repository';
 import { SubnameCache } from './subname-cache';
 import { SubnamesBatchService } from './subnames-batch.service';
 import { SubnamesController } from './subnames.controller';
@@ -14,14 +12,7 @@ import { SubnamesService } from './subnames.service';
 @Module({
   imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule],
   controllers: [SubnamesController],
-  providers: [
-    SubnamesRepository,
-    SubnamesService,
-    SubnamesBatchService,
-    SubnameCache,
-    LegacyParentNamesRepository,
-    LegacyParentNamesLedger,
-  ],
+  providers: [SubnamesRepository, SubnamesService, SubnamesBatchService, SubnameCache],
   exports: [SubnamesService],
 })
 export class SubnamesModule {}

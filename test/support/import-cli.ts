@@ -8,7 +8,6 @@ export interface ImportSummary {
   created: number;
   updated: number;
   refused: { line: number; item?: number; reason: string }[];
-  leftToService?: { line: number; item?: number; reason: string }[];
   stopped?: string;
 }
 

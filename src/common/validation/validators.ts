@@ -85,8 +85,6 @@ export function canonical(name: string, canonicalize: Canonicalize, options?: Ca
 interface NameOptions extends CanonicalOptions {
   /** Bounds of the length in UTF-16 code units, held by the normalised form: what is stored is what is bounded. */
   length?: [number, number];
-  /** Normalised names accepted outside `length`: those stored before the bounds held the normalised form. */
-  except?: ReadonlySet<string>;
 }
 
 function stringOf(raw: unknown): string {
@@ -100,7 +98,6 @@ function checkLength(raw: string, options?: NameOptions): void {
   if (!length) return;
   if (raw.length === 0 && length[0] > 0) throw new Error(`must be longer than or equal to ${length[0]} characters`);
   const normal = normalizeOrThrow(raw);
-  if (options?.except?.has(normal)) return;
   const after = normal.length === raw.length ? '' : ' after ENSIP-15 normalisation';
   if (normal.length < length[0]) throw new Error(`must be longer than or equal to ${length[0]} characters${after}`);
   if (normal.length > length[1]) throw new Error(`must be shorter than or equal to ${length[1]} characters${after}`);

@@ -1,7 +1,6 @@
 import { ValidationFailedError } from '../../common/errors';
 import { AppValidationPipe } from '../../common/validation/validation.pipe';
 import { normalizeName } from '../../common/ens/names';
-import { loadLegacyParentNames } from '../legacy-parent-names';
 import { CreateSubnameDto } from './create-subname.dto';
 import { ExportSubnamesQueryDto } from './export-subnames.dto';
 import { ListSubnamesQueryDto } from './search-subnames.dto';
@@ -58,52 +57,27 @@ describe('name length bounds, held by the normalised form', () => {
   });
 });
 
-describe('parents stored under the old length rule (legacyParentNames)', () => {
+describe('parent name length bounds (7–255 of the normalised form, no exception)', () => {
   const long = normalizeName(`${['\u3371'.repeat(40), '\u3371'.repeat(40), '\u3371'.repeat(40)].join('.')}.oak.eth`);
-  afterEach(() => loadLegacyParentNames([]));
 
-  it('accepts ab.eth only while the set holds it, in the stored form and in a raw form that normalises to it', async () => {
+  it('refuses ab.eth and ab\\u00ad.eth (a soft hyphen), saying when normalisation made it short', async () => {
     expect(await refusal(CreateSubnameDto, { parentName: 'ab.eth', label: 'x' })).toEqual([
       { field: 'parentName', message: 'must be longer than or equal to 7 characters' },
     ]);
-    loadLegacyParentNames(['ab.eth']);
-    expect((await build(CreateSubnameDto, { parentName: 'ab.eth', label: 'x' })).parentName).toBe('ab.eth');
-    expect((await build(CreateSubnameDto, { parentName: 'ab\u00ad.eth', label: 'x' })).parentName).toBe('ab.eth');
-  });
-
-  it('still refuses cd.eth and cd\\u00ad.eth (a soft hyphen), and every other problem of a legacy parent', async () => {
-    loadLegacyParentNames(['ab.eth']);
-    expect(await refusal(CreateSubnameDto, { parentName: 'cd.eth', label: 'x' })).toEqual([
-      { field: 'parentName', message: 'must be longer than or equal to 7 characters' },
-    ]);
-    expect(await refusal(CreateSubnameDto, { parentName: 'cd\u00ad.eth', label: 'x' })).toEqual([
+    expect(await refusal(CreateSubnameDto, { parentName: 'ab\u00ad.eth', label: 'x' })).toEqual([
       { field: 'parentName', message: 'must be longer than or equal to 7 characters after ENSIP-15 normalisation' },
     ]);
-    expect(await refusal(CreateSubnameDto, { parentName: 'ab.eth', label: 'x', ttl: -1 })).toEqual([
-      { field: 'ttl', message: 'must not be less than 0' },
-    ]);
   });
 
-  it('accepts a legacy parent over 255 characters on create, search and export, and no other', async () => {
+  it('refuses a parent over 255 characters on create, list and export', async () => {
     expect(long.length).toBeGreaterThan(255);
     expect(await refusal(CreateSubnameDto, { parentName: long, label: 'x' })).toEqual([
       { field: 'parentName', message: 'must be shorter than or equal to 255 characters' },
     ]);
-    loadLegacyParentNames([long]);
-    expect((await build(CreateSubnameDto, { parentName: long, label: 'x' })).parentName).toBe(long);
-    const list = (await pipe.transform({ parentName: long }, { type: 'query', metatype: ListSubnamesQueryDto })) as {
-      parentName: string;
-    };
-    expect(list.parentName).toBe(long);
-    const exported = (await pipe.transform(
-      { parentName: long },
-      { type: 'query', metatype: ExportSubnamesQueryDto },
-    )) as {
-      parentName: string[];
-    };
-    expect(exported.parentName).toEqual([long]);
-    expect(await refusal(CreateSubnameDto, { parentName: `a${long}`, label: 'x' })).toEqual([
-      { field: 'parentName', message: 'must be shorter than or equal to 255 characters' },
+    const tooLong = [{ field: 'parentName', message: 'must be shorter than or equal to 255 characters' }];
+    expect(await refusal(ListSubnamesQueryDto, { parentName: long })).toEqual(tooLong);
+    expect(await refusal(ExportSubnamesQueryDto, { parentName: long })).toEqual([
+      { field: 'parentName', message: '[0] must be shorter than or equal to 255 characters' },
     ]);
   });
 });

@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_RECORDS, MAX_TTL } from '../../common/ens/records';
-import { legacyParentNames } from '../legacy-parent-names';
 import { IsFirstOfItsFullName } from './batch-repeats';
 import {
   HasNoArrayEntries,
@@ -20,7 +19,7 @@ import {
 
 const isGiven = (_: object, v: unknown) => v !== undefined;
 
-/** UTF-16 units of a normalised parent name on the subname routes (legacy parents excepted). */
+/** UTF-16 units of a normalised parent name on the subname routes. */
 export const PARENT_NAME_LENGTH: [number, number] = [7, 255];
 
 export class TextRecordDto {
@@ -57,12 +56,11 @@ export class MetadataRecordDto {
  * Body of POST /subnames; a left-out field keeps its stored value, null clears an optional scalar. Once the
  * pipe has built it, every value is canonical: label and parentName ENSIP-15 normalised, address values in
  * their coin's canonical text (EIP-55 for EVM chains), owner EIP-55, contenthash as its URI. Length bounds hold
- * the normalised names (what is stored), so whatever is stored can be sent back as it is (a parent stored
- * before that rule is in legacyParentNames).
+ * the normalised names (what is stored), so whatever is stored can be sent back as it is.
  */
 export class CreateSubnameDto {
   @ApiProperty({ example: 'oak.eth', minLength: PARENT_NAME_LENGTH[0], maxLength: PARENT_NAME_LENGTH[1] })
-  @IsEnsName(2, { length: PARENT_NAME_LENGTH, except: legacyParentNames })
+  @IsEnsName(2, { length: PARENT_NAME_LENGTH })
   parentName: string;
 
   @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255 })

@@ -2,7 +2,6 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { toList } from '../../common/http/query';
 import { IsEnsNameList } from '../../common/validation/validators';
-import { legacyParentNames } from '../legacy-parent-names';
 import type { SubnameEntity } from '../subname.entity';
 
 export const MAX_EXPORT_PARENTS = 100;
@@ -16,7 +15,7 @@ export class ExportSubnamesQueryDto {
     description: 'Parent name whose subnames (at any depth) are exported; repeat it for several parents',
   })
   @Transform(({ value }: { value: unknown }) => toList(value))
-  @IsEnsNameList(2, [1, MAX_EXPORT_PARENTS], { length: [1, 255], except: legacyParentNames })
+  @IsEnsNameList(2, [1, MAX_EXPORT_PARENTS], { length: [1, 255] })
   parentName: string[];
 }
 

@@ -6,7 +6,6 @@ import { toInteger, toList, toObject } from '../../common/http/query';
 import { isIndexedFragment, normalizeLabelFragment } from '../../common/ens/names';
 import { FreeKeyMap } from '../../common/validation/free-key-map';
 import { canonical, IsEnsName, IsEnsNameList, satisfies } from '../../common/validation/validators';
-import { legacyParentNames } from '../legacy-parent-names';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -110,7 +109,7 @@ function searchFilters(query: boolean) {
       maxLength: 255,
       description: 'Exact parent name (ENSIP-15 normalised). One of parentName / parentNames is required.',
     })
-    @IsEnsName(MIN_PARENT_LABELS, { length: [1, 255], except: legacyParentNames, optional: true })
+    @IsEnsName(MIN_PARENT_LABELS, { length: [1, 255], optional: true })
     @satisfies('isParentNameGiven', requiredUnless('parentNames'))
     parentName?: string;
 
@@ -125,7 +124,6 @@ function searchFilters(query: boolean) {
     @fromQuery(toList, query)
     @IsEnsNameList(MIN_PARENT_LABELS, [1, MAX_PARENT_NAMES], {
       length: [1, 255],
-      except: legacyParentNames,
       optional: true,
     })
     @satisfies('isParentNamesGiven', requiredUnless('parentName'))
