@@ -25,14 +25,17 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
   let svc: ServiceProcess;
   let apiKey: string;
   let lines: LogLine[];
-  const sent: { requestId: string; status: number }[] = [];
+  /** elapsedMs: the client's wall time around the exchange, which holds the server's time for it. */
+  const sent: { requestId: string; status: number; elapsedMs: number }[] = [];
 
   const call = async (path: string, init: RequestInit = {}, requestId?: string) => {
     const headers = new Headers(init.headers);
     if (requestId) headers.set('x-request-id', requestId);
+    const started = performance.now();
     const res = await fetch(`${svc.url}${path}`, { ...init, headers });
     const body = await res.text();
-    sent.push({ requestId: res.headers.get('x-request-id')!, status: res.status });
+    const elapsedMs = performance.now() - started;
+    sent.push({ requestId: res.headers.get('x-request-id')!, status: res.status, elapsedMs });
     return { res, body };
   };
 
@@ -102,13 +105,16 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
 
   it('logs one line per request with request id, method, route template, status and duration', () => {
     const requestLines = lines.filter((l) => l.durationMs !== undefined);
-    for (const { requestId, status } of sent) {
+    for (const { requestId, status, elapsedMs } of sent) {
       const mine = requestLines.filter((l) => l.requestId === requestId);
       expect(mine).toHaveLength(1);
       expect(mine[0].status).toBe(status);
       expect(typeof mine[0].method).toBe('string');
       expect(typeof mine[0].route).toBe('string');
+      // Whole milliseconds, rounded: never more than half a millisecond over what the client waited.
+      expect(Number.isInteger(mine[0].durationMs)).toBe(true);
       expect(mine[0].durationMs).toBeGreaterThanOrEqual(0);
+      expect(mine[0].durationMs).toBeLessThanOrEqual(Math.round(elapsedMs + 0.5));
     }
     const create = requestLines.find((l) => l.requestId === 'trace-abc-123')!;
     expect(create).toMatchObject({ method: 'POST', route: '/api/v1/subnames', url: '/api/v1/subnames', status: 201 });
