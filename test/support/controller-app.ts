@@ -1,0 +1,30 @@
+import type { Provider, Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { configureApp } from '../../src/app.setup';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import type { AuthenticatedKey } from '../../src/auth/api-key';
+import { UnauthorizedError } from '../../src/common/errors';
+import { loadConfig } from '../../src/config/app-config';
+
+/** The one key the faked ApiKeysService admits, as `x-auth-token: good-key`. */
+export const TEST_KEY: AuthenticatedKey = { id: 'key-1', keyPrefix: 'sns_test', parentNames: ['oak.eth'] };
+
+/**
+ * Controllers on their own with the app's real wiring (body parsers, validation pipe, problem filter, guards)
+ * and faked services: routes, status codes and problem bodies in milliseconds, with no database.
+ */
+export async function controllerApp(controllers: Type[], providers: Provider[]): Promise<NestExpressApplication> {
+  const keys: Pick<ApiKeysService, 'authenticate'> = {
+    authenticate: (token?: string) =>
+      token === 'good-key' ? Promise.resolve(TEST_KEY) : Promise.reject(new UnauthorizedError()),
+  };
+  const module = await Test.createTestingModule({
+    controllers,
+    providers: [{ provide: ApiKeysService, useValue: keys }, ...providers],
+  }).compile();
+  const app = module.createNestApplication<NestExpressApplication>({ logger: false });
+  configureApp(app, loadConfig({ LOG_LEVEL: 'silent' }));
+  await app.init();
+  return app;
+}
