@@ -336,35 +336,46 @@ describe('saturation: a full pool is busy, not unavailable', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    // One connection and the shortest wait for it (100 ms): a burst of writes must queue past the wait, however
-    // fast the database answers each.
+    // One connection and the shortest wait for it (100 ms); the test holds that connection on purpose.
     t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '100' });
   });
   afterAll(() => t.close());
 
-  it('writes past the wait get 503 SERVICE_BUSY with Retry-After; the rest succeed; readiness stays up', async () => {
+  it('writes waiting on a held pool get 503 SERVICE_BUSY with Retry-After, write nothing; readiness stays up', async () => {
     const { key } = await t.issueKey(['oak.eth'], 5000);
-    const create = (i: number) =>
-      request(t.http)
-        .post('/api/v1/subnames')
-        .set('x-auth-token', key)
-        .send({ parentName: 'oak.eth', label: `b${i}` });
-    const [answers, ready] = await Promise.all([
-      Promise.all(Array.from({ length: 600 }, (_, i) => create(i))),
-      new Promise((r) => setTimeout(r, 50)).then(() => request(t.http).get('/health/ready')),
-    ]);
-    const busy = answers.filter((a) => a.status === 503);
-    expect(answers.filter((a) => a.status !== 503 && a.status !== 201)).toEqual([]);
-    expect(busy.length).toBeGreaterThan(0);
-    for (const a of busy) {
+    const create = (label: string) =>
+      request(t.http).post('/api/v1/subnames').set('x-auth-token', key).send({ parentName: 'oak.eth', label });
+    // The pool's one connection, held and answering all along: the database is up, the pool is full.
+    const holder = t.dataSource.createQueryRunner();
+    await holder.connect();
+    let holding = true;
+    const answering = (async () => {
+      while (holding) await holder.query('SELECT 1');
+    })();
+    let waited: request.Response[];
+    let ready: request.Response;
+    try {
+      [waited, ready] = await Promise.all([
+        Promise.all(Array.from({ length: 5 }, (_, i) => create(`held${i}`))),
+        request(t.http).get('/health/ready'),
+      ]);
+    } finally {
+      holding = false;
+      await answering;
+      await holder.release();
+    }
+    for (const a of waited) {
+      expect(a.status).toBe(503);
       expect(a.body).toMatchObject({ code: 'SERVICE_BUSY', status: 503, title: 'Service busy' });
       expect(a.headers['retry-after']).toBe('2');
     }
     expect(ready.status).toBe(200);
-    expect(ready.body.details.database).toMatchObject({ status: 'up' });
-    // Nothing half-written: every 201 is a row, every 503 none.
-    const stored = Number((await t.dataSource.query('SELECT count(*) AS n FROM subnames'))[0].n);
-    expect(stored).toBe(answers.length - busy.length);
+    expect(ready.body.details.database).toMatchObject({ status: 'up', busy: true });
+    // Released, the pool serves again; every 201 is a row, every 503 none.
+    const freed = await Promise.all(Array.from({ length: 5 }, (_, i) => create(`free${i}`)));
+    expect(freed.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+    const stored = await t.dataSource.query('SELECT "label" FROM subnames ORDER BY "label"');
+    expect(stored.map((r: { label: string }) => r.label)).toEqual(['free0', 'free1', 'free2', 'free3', 'free4']);
   });
 });
 
