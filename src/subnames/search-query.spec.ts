@@ -1,4 +1,8 @@
+import { migratedPGlite, WorkerPGlite } from '../../test/support/pglite-schema';
 import { buildSearchQuery, escapeLike } from './search-query';
+import type { PageWindow, SubnameFilter } from './search-filter';
+
+const OWNER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 describe(escapeLike.name, () => {
   it('escapes the LIKE wildcards and the escape character, nothing else', () => {
@@ -7,63 +11,75 @@ describe(escapeLike.name, () => {
   });
 });
 
+// Run on the migrated schema (PGlite), so a wrong condition or page shows in the rows, not in the text.
 describe(buildSearchQuery.name, () => {
-  const squash = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+  let db: WorkerPGlite;
+  /** label, parent, minute of creation, owner, metadata: two parents interleaved in time, and one elsewhere. */
+  const ROWS: [string, string, number, string | null, object][] = [
+    ['alice', 'oak.eth', 1, OWNER, { tier: 'gold' }],
+    ['carol', 'pine.eth', 2, null, { tier: 'gold' }],
+    ['bob', 'oak.eth', 3, null, {}],
+    ['dave', 'pine.eth', 4, null, { tier: 'silver' }],
+    ['ali_b%x', 'oak.eth', 5, OWNER, {}],
+    ['erin', 'elm.eth', 6, null, { tier: 'gold' }],
+  ];
 
-  it('one parent, no filter: an index-only count and the page straight off the parent index', () => {
-    const { sql, params } = buildSearchQuery({ parentNames: ['oak.eth'] }, { limit: 7, offset: 14 });
-    expect(params).toEqual(['oak.eth', 7, 14]);
-    const flat = squash(sql);
-    expect(flat).toContain('total AS (SELECT count(*) AS n FROM subnames WHERE parent_name = $1)');
-    expect(flat).toContain(
-      'page AS (SELECT id, created_at FROM subnames WHERE parent_name = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3)',
-    );
-    expect(flat).toContain('ORDER BY s.created_at, s.id');
-    expect(flat).not.toContain('MATERIALIZED');
+  beforeAll(async () => {
+    db = await migratedPGlite();
+    for (const [label, parent, minute, owner, metadata] of ROWS) {
+      await db.query(
+        `INSERT INTO subnames (full_name, parent_name, label, namehash, owner, metadata, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, timestamptz '2026-01-01' + make_interval(mins => $7))`,
+        [`${label}.${parent}`, parent, label, `0x${'0'.repeat(64)}`, owner, JSON.stringify(metadata), minute],
+      );
+    }
+  });
+  afterAll(() => db?.close());
+
+  /** The page's labels in order, and the total, as the statement answers them. */
+  const search = async (filter: SubnameFilter, window: PageWindow = { limit: 25, offset: 0 }) => {
+    const { sql, params } = buildSearchQuery(filter, window);
+    const rows = await db.query<{ total_items: unknown; label: string | null }>(sql, params);
+    return { total: Number(rows[0].total_items), labels: rows.flatMap((r) => (r.label === null ? [] : [r.label])) };
+  };
+
+  it('one parent, no filter: its rows in creation order, the window applied, the total of all', async () => {
+    expect(await search({ parentNames: ['oak.eth'] }, { limit: 2, offset: 1 })).toEqual({
+      total: 3,
+      labels: ['bob', 'ali_b%x'],
+    });
+    expect(await search({ parentNames: ['oak.eth'] }, { limit: 2, offset: 3 })).toEqual({ total: 3, labels: [] });
   });
 
-  it('several parents, no filter: one ordered branch per parent, merged in page order (Merge Append)', () => {
-    const { sql, params } = buildSearchQuery({ parentNames: ['oak.eth', 'pine.eth'] }, { limit: 25, offset: 50 });
-    expect(params).toEqual([['oak.eth', 'pine.eth'], 25, 50]);
-    const flat = squash(sql);
-    expect(flat).toContain('count(*) AS n FROM subnames WHERE parent_name = ANY($1::text[])');
-    expect(flat).toContain(
-      'FROM ((SELECT id, created_at FROM subnames WHERE parent_name = $1[1] ORDER BY created_at, id) UNION ALL ' +
-        '(SELECT id, created_at FROM subnames WHERE parent_name = $1[2] ORDER BY created_at, id)) AS merged ' +
-        'ORDER BY created_at, id LIMIT $2 OFFSET $3',
-    );
+  it('several parents, no filter: their rows merged in creation order, then the window', async () => {
+    expect(await search({ parentNames: ['oak.eth', 'pine.eth'] }, { limit: 2, offset: 2 })).toEqual({
+      total: 5,
+      labels: ['bob', 'dave'],
+    });
   });
 
-  it('a label fragment the trigram index cannot serve is matched off the parent index instead', () => {
-    const short = buildSearchQuery({ parentNames: ['oak.eth'], labelSearch: 'a_' }, { limit: 25, offset: 0 });
-    expect(squash(short.sql)).toContain(`WHERE parent_name = $2 AND (label || '') ILIKE $1`);
-    const long = buildSearchQuery({ parentNames: ['oak.eth'], labelSearch: 'ali' }, { limit: 25, offset: 0 });
-    expect(squash(long.sql)).toContain('WHERE parent_name = $2 AND label ILIKE $1');
+  it('a label fragment matches literally (LIKE wildcards escaped), short or long, within the parent', async () => {
+    expect(await search({ parentNames: ['oak.eth'], labelSearch: 'i_' })).toEqual({ total: 1, labels: ['ali_b%x'] });
+    expect(await search({ parentNames: ['oak.eth'], labelSearch: 'ali' })).toEqual({
+      total: 2,
+      labels: ['alice', 'ali_b%x'],
+    });
+    expect(await search({ parentNames: ['pine.eth'], labelSearch: 'ali' })).toEqual({ total: 0, labels: [] });
   });
 
-  it('with filters: one parameterised condition each, matched once, counted and paged from the matches', () => {
-    const { sql, params } = buildSearchQuery(
-      { parentNames: ['oak.eth'], labelSearch: 'ali_b%', owner: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed' },
-      { limit: 25, offset: 0 },
-    );
-    expect(params).toEqual(['%ali\\_b\\%%', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', 'oak.eth', 25, 0]);
-    const flat = squash(sql);
-    expect(flat).toContain(
-      'matches AS MATERIALIZED (SELECT id, created_at FROM subnames WHERE parent_name = $3 AND label ILIKE $1 AND lower(owner) = $2)',
-    );
-    expect(flat).toContain('total AS (SELECT count(*) AS n FROM matches)');
-    expect(flat).toContain('page AS (SELECT id, created_at FROM matches ORDER BY created_at, id LIMIT $4 OFFSET $5)');
+  it('with filters: every condition holds for each row, counted and paged from the matches', async () => {
+    const both = { parentNames: ['oak.eth'], labelSearch: 'ali_b%', owner: OWNER.toLowerCase() };
+    expect(await search(both)).toEqual({ total: 1, labels: ['ali_b%x'] });
+    const owner = { parentNames: ['oak.eth'], owner: OWNER.toLowerCase() };
+    expect(await search(owner, { limit: 1, offset: 1 })).toEqual({ total: 2, labels: ['ali_b%x'] });
   });
 
-  it('metadata is keyed by each parent, which also confines the match to those parents', () => {
-    const one = buildSearchQuery({ parentNames: ['oak.eth'], metadata: { tier: 'gold' } }, { limit: 25, offset: 0 });
-    expect(one.params).toEqual(['{"oak.eth":{"tier":"gold"}}', 25, 0]);
-    expect(squash(one.sql)).toContain(`WHERE jsonb_set('{}'::jsonb, ARRAY[parent_name], metadata) @> $1::jsonb)`);
-    const two = buildSearchQuery(
-      { parentNames: ['oak.eth', 'pine.eth'], metadata: { tier: 'gold' } },
-      { limit: 25, offset: 0 },
-    );
-    expect(two.params[0]).toEqual(['{"oak.eth":{"tier":"gold"}}', '{"pine.eth":{"tier":"gold"}}']);
-    expect(squash(two.sql)).toContain(`metadata) @> ANY($1::jsonb[])`);
+  it('metadata matches only under the given parents', async () => {
+    const gold = { tier: 'gold' };
+    expect(await search({ parentNames: ['oak.eth'], metadata: gold })).toEqual({ total: 1, labels: ['alice'] });
+    expect(await search({ parentNames: ['oak.eth', 'pine.eth'], metadata: gold })).toEqual({
+      total: 2,
+      labels: ['alice', 'carol'],
+    });
   });
 });
