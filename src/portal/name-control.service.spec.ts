@@ -1,6 +1,6 @@
 import { id, Interface, Wallet, ZeroAddress } from 'ethers';
 import { ChainUnavailableError } from '../chain/chain.errors';
-import type { EnsChainService } from '../chain/chain.module';
+import { EnsChainService } from '../chain/chain.module';
 import type { CallOutcome, EnsChain, NameHolder } from '../chain/ens-chain';
 import { loadConfig } from '../config/app-config';
 import { GRACE_PERIOD_SECONDS, NameControlService } from './name-control.service';
@@ -123,7 +123,7 @@ describe(NameControlService.name, () => {
   });
 
   it('says that the operator has not configured a chain when ENS_RPC_URL is unset', async () => {
-    const unconfigured = new NameControlService({} as EnsChainService, loadConfig({}));
+    const unconfigured = new NameControlService(new EnsChainService(loadConfig({})), loadConfig({}));
     const e = await unconfigured.control(alice, 'oak.eth').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ChainUnavailableError);
     expect((e as Error).message).toMatch(/operator of this service has not configured a chain/);

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { getAddress, id as keccakUtf8, Interface, ZeroAddress } from 'ethers';
 import { EnsChainService } from '../chain/chain.module';
-import { ChainUnavailableError } from '../chain/chain.errors';
 import { withinChainDeadline } from '../chain/deadline';
 import { EnsChain } from '../chain/ens-chain';
 import { AppConfig } from '../config/app-config';
@@ -43,12 +42,6 @@ export class NameControlService {
 
   /** The role of `address` for `name` (normalised); NotNameControllerError naming who controls it otherwise. */
   async control(address: string, name: string): Promise<NameControl> {
-    if (!this.config.ens.rpcUrl) {
-      throw new ChainUnavailableError(
-        'The operator of this service has not configured a chain (ENS_RPC_URL is unset), so control of a name ' +
-          'cannot be checked; ask them to set it',
-      );
-    }
     return withinChainDeadline(this.read(this.chains.get(), address, name), CONTROL_DEADLINE_MS);
   }
 

@@ -103,9 +103,9 @@ export class PortalSessionService {
 
   /** Whether the address is a contract account; without a readable chain, treated as an ordinary one. */
   private async holdsCode(address: string): Promise<boolean> {
-    if (!this.config.ens.rpcUrl) return false;
+    if (!this.chains.configured) return false;
     try {
-      return (await this.chains.get().provider.getCode(address)) !== '0x';
+      return await this.chains.get().hasCode(address);
     } catch {
       // The endpoint failed or timed out (its requests are bounded): an ordinary account's window, then.
       return false;

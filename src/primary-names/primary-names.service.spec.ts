@@ -2,9 +2,9 @@ import { Wallet } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuditService } from '../audit/audit.service';
 import type { AuditEvent } from '../audit/audit.types';
+import { EnsChainService, SignatureVerifier } from '../chain/chain.module';
 import { loadConfig } from '../config/app-config';
 import type { SubnameRecords, SubnamesService } from '../subnames/subnames.service';
-import { HolderSignature } from './holder-signature';
 import type { PrimaryNameCache } from './primary-name-cache';
 import { PRIMARY_NAME_TYPES, primaryNameDomain } from './primary-name-message';
 import type { PrimaryNamesRepository, PrimaryNameWrite } from './primary-names.repository';
@@ -77,7 +77,7 @@ describe(PrimaryNamesService.name, () => {
       cache as unknown as PrimaryNameCache,
       subnames as unknown as SubnamesService,
       audit as unknown as AuditService,
-      new HolderSignature(config),
+      new SignatureVerifier(new EnsChainService(config)),
       config,
       dataSource as unknown as DataSource,
     );
