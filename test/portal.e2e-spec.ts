@@ -342,6 +342,22 @@ describe('developer portal on an ENS chain', () => {
       expect(problem(res)).toEqual({ status: 403, code: 'NOT_NAME_CONTROLLER' });
       expect(res.body.detail).toMatch(/old\.eth expired and its grace period ended/);
     });
+
+    it("decides expiry by the chain's latest block, not the service's clock", async () => {
+      await chain.register('late', alice.address, Math.floor(Date.now() / 1000) + 86_400);
+      const s = await portal.signIn(alice);
+      await portal.send(s, 'post', '/names', { name: 'late.eth' }).expect(200);
+      chain.rpc.node.clockOffsetSeconds = 92 * 86_400;
+      try {
+        await chain.register('later', bob.address, Math.floor(Date.now() / 1000) + 400 * 86_400);
+        const res = await portal.send(s, 'post', '/names', { name: 'late.eth' });
+        expect(problem(res)).toEqual({ status: 403, code: 'NOT_NAME_CONTROLLER' });
+        expect(res.body.detail).toMatch(/late\.eth expired and its grace period ended/);
+      } finally {
+        chain.rpc.node.clockOffsetSeconds = 0;
+        await chain.register('now', bob.address);
+      }
+    });
   });
 
   describe('keys', () => {

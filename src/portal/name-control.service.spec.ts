@@ -26,6 +26,12 @@ class FakeChain {
   expires = now() + 86_400;
   approvals = new Set<string>();
   registrarReads = 0;
+  /** Seconds the latest block is ahead of the wall clock. */
+  clockAhead = 0;
+
+  now(): Promise<bigint> {
+    return Promise.resolve(BigInt(now() + this.clockAhead));
+  }
 
   holder(): Promise<NameHolder> {
     return Promise.resolve(this.holderOf);
@@ -120,6 +126,14 @@ describe(NameControlService.name, () => {
     chain.holderOf = { registryOwner: ZeroAddress, wrapped: false, owner: ZeroAddress, fuses: 0, expiry: 0n };
     await expect(sut.control(alice, 'oak.xyz')).rejects.toThrow('its registry owner is nobody');
     expect(chain.registrarReads).toBe(0);
+  });
+
+  it("decides expiry by the latest block's clock, not the service's", async () => {
+    chain.holderOf = { ...chain.holderOf, registryOwner: bob, owner: bob };
+    chain.clockAhead = GRACE_PERIOD_SECONDS + 2 * 86_400;
+    const e = await sut.control(alice, 'oak.eth').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NotNameControllerError);
+    expect((e as Error).message).toMatch(/^Nobody controls oak\.eth: oak\.eth expired and its grace period ended on /);
   });
 
   it('says that the operator has not configured a chain when ENS_RPC_URL is unset', async () => {

@@ -78,7 +78,8 @@ export class NameControlService {
     const registrar = this.config.ens.baseRegistrar;
     const expires = await this.read1<bigint>(chain, registrar, 'nameExpires', [tokenId]);
     if (!expires) return null;
-    const now = BigInt(Math.floor(Date.now() / 1000));
+    // The chain's clock decides expiry there; the service's may be behind it.
+    const now = await chain.now();
     if (expires + BigInt(GRACE_PERIOD_SECONDS) < now) {
       const ended = new Date(Number(expires + BigInt(GRACE_PERIOD_SECONDS)) * 1000).toISOString();
       throw new NotNameControllerError(
