@@ -59,6 +59,8 @@ export class PrimaryNamesService {
       issuedAt,
       service: this.service(),
     });
+    // What needs no chain comes first: a stale or early signature costs no RPC call.
+    refuseOutsideWindow(issuedAt, Math.floor(Date.now() / 1000));
     if (!(await this.signatures.verifyHash(address, digest, signature))) throw new NotHolderSignatureError(address);
     if (name !== '') {
       const records = await this.subnames.records(name);
@@ -66,7 +68,6 @@ export class PrimaryNamesService {
       const actual = ethAddressOf(records);
       if (actual !== address) throw new ForwardMismatchError(name, address, actual);
     }
-    refuseOutsideWindow(issuedAt, Math.floor(Date.now() / 1000));
     const chosen = name === '' ? null : name;
     await this.dataSource.transaction(async (manager) => {
       const stored = await this.repository.choose(manager, { address, name: chosen, issuedAt });
