@@ -77,6 +77,8 @@ describe('developer portal on an ENS chain', () => {
       SUBNAME_QUOTA_DEFAULT: String(QUOTA),
       PORTAL_ADMIN_ADDRESSES: operator.address,
       PORTAL_RECHECK_SECONDS: '1',
+      PORTAL_KEYS_PER_PARENT: '3',
+      PORTAL_KEYS_PER_WALLET: '5',
     });
     portal = new PortalClient(t.http, ORIGIN);
   });
@@ -395,6 +397,26 @@ describe('developer portal on an ENS chain', () => {
       const res = await portal.send(other, 'post', '/keys', { name: 'stolen', parentNames: ['birch.eth'] });
       expect(problem(res)).toEqual({ status: 403, code: 'NOT_NAME_CONTROLLER' });
       expect((await portal.get(other, '/keys').expect(200)).body).toEqual([]);
+    });
+
+    it('bounds the live keys of a wallet per parent and in all, decided by the database under concurrency', async () => {
+      const zed = Wallet.createRandom();
+      for (const label of ['yew', 'fir', 'ivy']) await chain.register(label, zed.address);
+      const z = await portal.signIn(zed);
+      const issue = (parent: string, name = 'k') => portal.send(z, 'post', '/keys', { name, parentNames: [parent] });
+      const racing = await Promise.all(Array.from({ length: 8 }, () => issue('yew.eth')));
+      expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
+      const refused = racing.find((r) => r.status === 409)!;
+      expect(refused.body.code).toBe('KEY_LIMIT_PER_PARENT');
+      expect(refused.body.detail).toContain('yew.eth');
+      await issue('fir.eth').expect(201);
+      await issue('fir.eth').expect(201);
+      const overall = await issue('ivy.eth');
+      expect(problem(overall)).toEqual({ status: 409, code: 'KEY_LIMIT_PER_WALLET' });
+      const keys = (await portal.get(z, '/keys').expect(200)).body as { id: string }[];
+      expect(keys).toHaveLength(5);
+      await portal.send(z, 'delete', `/keys/${keys[0].id}`).expect(204);
+      await issue('ivy.eth').expect(201);
     });
 
     it('answers 404 for a key id this wallet did not issue, whoever it belongs to', async () => {
