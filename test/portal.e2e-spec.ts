@@ -104,6 +104,22 @@ describe('developer portal on an ENS chain', () => {
       expect(res.headers['cache-control']).toBe('no-store');
     });
 
+    it('keeps at most PORTAL_CHALLENGES_PER_ADDRESS messages waiting per address (429, Retry-After)', async () => {
+      const gus = Wallet.createRandom();
+      const messages: string[] = [];
+      for (let i = 0; i < 5; i++) messages.push((await portal.challenge(gus.address).expect(200)).body.message);
+      const refused = await portal.challenge(gus.address);
+      expect(problem(refused)).toEqual({ status: 429, code: 'RATE_LIMITED' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(300);
+      await portal.challenge(Wallet.createRandom().address).expect(200);
+      // An attempt consumes its message, which frees its place.
+      const signature = await gus.signMessage(messages[0]);
+      await portal.submit({ address: gus.address, message: messages[0], signature }).expect(204);
+      await portal.challenge(gus.address).expect(200);
+      await portal.challenge(gus.address).expect(429);
+    });
+
     it('sets the __Host- session cookie with its flags, and the session answers GET /me', async () => {
       const message = (await portal.challenge(alice.address).expect(200)).body.message as string;
       const res = await portal

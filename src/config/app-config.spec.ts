@@ -141,6 +141,7 @@ describe(loadConfig.name, () => {
       recheckSeconds: 3600,
       keysPerParent: 10,
       keysPerWallet: 50,
+      challengesPerAddress: 5,
     });
     const a = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
     const b = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
@@ -150,6 +151,7 @@ describe(loadConfig.name, () => {
       recheckSeconds: 60,
       keysPerParent: 2,
       keysPerWallet: 4,
+      challengesPerAddress: 5,
     });
     expect(() => loadConfig({ PORTAL_ADMIN_ADDRESSES: `${a},oak.eth` })).toThrow(/PORTAL_ADMIN_ADDRESSES: must be/);
     expect(() => loadConfig({ PORTAL_RECHECK_SECONDS: '0' })).toThrow(/PORTAL_RECHECK_SECONDS/);
