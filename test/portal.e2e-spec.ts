@@ -77,6 +77,8 @@ describe('developer portal on an ENS chain', () => {
       SUBNAME_QUOTA_DEFAULT: String(QUOTA),
       PORTAL_ADMIN_ADDRESSES: operator.address,
       PORTAL_RECHECK_SECONDS: '1',
+      PORTAL_KEYS_PER_PARENT: '3',
+      PORTAL_KEYS_PER_WALLET: '5',
     });
     portal = new PortalClient(t.http, ORIGIN);
   });
@@ -100,6 +102,22 @@ describe('developer portal on an ENS chain', () => {
       expect(expires - issued).toBeLessThanOrEqual(5 * 60_000);
       expect(expires - issued).toBeGreaterThan(60_000);
       expect(res.headers['cache-control']).toBe('no-store');
+    });
+
+    it('keeps at most PORTAL_CHALLENGES_PER_ADDRESS messages waiting per address (429, Retry-After)', async () => {
+      const gus = Wallet.createRandom();
+      const messages: string[] = [];
+      for (let i = 0; i < 5; i++) messages.push((await portal.challenge(gus.address).expect(200)).body.message);
+      const refused = await portal.challenge(gus.address);
+      expect(problem(refused)).toEqual({ status: 429, code: 'RATE_LIMITED' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(300);
+      await portal.challenge(Wallet.createRandom().address).expect(200);
+      // An attempt consumes its message, which frees its place.
+      const signature = await gus.signMessage(messages[0]);
+      await portal.submit({ address: gus.address, message: messages[0], signature }).expect(204);
+      await portal.challenge(gus.address).expect(200);
+      await portal.challenge(gus.address).expect(429);
     });
 
     it('sets the __Host- session cookie with its flags, and the session answers GET /me', async () => {
@@ -342,6 +360,22 @@ describe('developer portal on an ENS chain', () => {
       expect(problem(res)).toEqual({ status: 403, code: 'NOT_NAME_CONTROLLER' });
       expect(res.body.detail).toMatch(/old\.eth expired and its grace period ended/);
     });
+
+    it("decides expiry by the chain's latest block, not the service's clock", async () => {
+      await chain.register('late', alice.address, Math.floor(Date.now() / 1000) + 86_400);
+      const s = await portal.signIn(alice);
+      await portal.send(s, 'post', '/names', { name: 'late.eth' }).expect(200);
+      chain.rpc.node.clockOffsetSeconds = 92 * 86_400;
+      try {
+        await chain.register('later', bob.address, Math.floor(Date.now() / 1000) + 400 * 86_400);
+        const res = await portal.send(s, 'post', '/names', { name: 'late.eth' });
+        expect(problem(res)).toEqual({ status: 403, code: 'NOT_NAME_CONTROLLER' });
+        expect(res.body.detail).toMatch(/late\.eth expired and its grace period ended/);
+      } finally {
+        chain.rpc.node.clockOffsetSeconds = 0;
+        await chain.register('now', bob.address);
+      }
+    });
   });
 
   describe('keys', () => {
@@ -379,6 +413,26 @@ describe('developer portal on an ENS chain', () => {
       const res = await portal.send(other, 'post', '/keys', { name: 'stolen', parentNames: ['birch.eth'] });
       expect(problem(res)).toEqual({ status: 403, code: 'NOT_NAME_CONTROLLER' });
       expect((await portal.get(other, '/keys').expect(200)).body).toEqual([]);
+    });
+
+    it('bounds the live keys of a wallet per parent and in all, decided by the database under concurrency', async () => {
+      const zed = Wallet.createRandom();
+      for (const label of ['yew', 'fir', 'ivy']) await chain.register(label, zed.address);
+      const z = await portal.signIn(zed);
+      const issue = (parent: string, name = 'k') => portal.send(z, 'post', '/keys', { name, parentNames: [parent] });
+      const racing = await Promise.all(Array.from({ length: 8 }, () => issue('yew.eth')));
+      expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
+      const refused = racing.find((r) => r.status === 409)!;
+      expect(refused.body.code).toBe('KEY_LIMIT_PER_PARENT');
+      expect(refused.body.detail).toContain('yew.eth');
+      await issue('fir.eth').expect(201);
+      await issue('fir.eth').expect(201);
+      const overall = await issue('ivy.eth');
+      expect(problem(overall)).toEqual({ status: 409, code: 'KEY_LIMIT_PER_WALLET' });
+      const keys = (await portal.get(z, '/keys').expect(200)).body as { id: string }[];
+      expect(keys).toHaveLength(5);
+      await portal.send(z, 'delete', `/keys/${keys[0].id}`).expect(204);
+      await issue('ivy.eth').expect(201);
     });
 
     it('answers 404 for a key id this wallet did not issue, whoever it belongs to', async () => {

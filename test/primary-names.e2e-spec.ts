@@ -299,6 +299,29 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
     expect(events.body.items[0].after).toEqual({ name: winner.name === '' ? null : winner.name });
   });
 
+  it("replaying the holder's audit from nothing gives the table: each before is the previous after", async () => {
+    await store('alice', holder.address).expect(200);
+    const start = now() + 40;
+    for (const [i, name] of ['alice.oak.eth', '', 'alice.oak.eth'].entries())
+      await post(await signed(holder, name, start + i)).expect(200);
+    const events = await request(t.http)
+      .get('/api/v1/admin/audit')
+      .query({ actor: `wallet:${holder.address.toLowerCase()}`, size: 100 })
+      .set('x-admin-token', ADMIN_TOKEN)
+      .expect(200);
+    const sets = (events.body.items as { action: string; before: unknown; after: { name: string | null } }[])
+      .filter((e) => e.action.startsWith('primary-name.'))
+      .reverse();
+    expect(sets.length).toBeGreaterThanOrEqual(3);
+    let name: string | null = null;
+    for (const event of sets) {
+      expect(event.before).toEqual({ name });
+      name = event.after.name;
+    }
+    const found = await request(t.http).get(`/api/v1/primary-names/${holder.address}`).expect(200);
+    expect(found.body.name).toBe(name);
+  });
+
   it('an ERC-1271 contract account chooses its primary name with its owner key, checked on chain', async () => {
     const owner = new Wallet(Wallet.createRandom().privateKey);
     const code = compileContract('Erc1271Wallet.sol', 'Erc1271Wallet');

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../auth/api-key.entity';
-import { ApiKeysService } from '../auth/api-keys.service';
+import { ApiKeysService, type IssuerLimits } from '../auth/api-keys.service';
 import { changedFields } from '../audit/audit-diff';
 import { AuditService } from '../audit/audit.service';
 import type { Actor, AuditFields } from '../audit/audit.types';
@@ -48,15 +48,24 @@ export class KeysService {
   ) {}
 
   /** `issuedBy`: the wallet that issued the key through the developer portal (its control is checked again). */
-  async issue(dto: CreateApiKeyDto, by: Actor, issuedBy: string | null = null): Promise<CreatedApiKeyResponse> {
+  async issue(
+    dto: CreateApiKeyDto,
+    by: Actor,
+    issuedBy: string | null = null,
+    limits?: IssuerLimits,
+  ): Promise<CreatedApiKeyResponse> {
     const limit = dto.quota ?? this.config.quotaDefault;
     const { entity, secret } = await this.dataSource.transaction(async (manager) => {
-      const created = await this.keys.create(manager, {
-        name: dto.name,
-        parentNames: dto.parentNames,
-        expiresAt: dto.expiresAt ?? null,
-        issuedBy,
-      });
+      const created = await this.keys.create(
+        manager,
+        {
+          name: dto.name,
+          parentNames: dto.parentNames,
+          expiresAt: dto.expiresAt ?? null,
+          issuedBy,
+        },
+        limits,
+      );
       await this.quota.open(manager, created.entity.id, limit);
       const after = auditedKey(created.entity, { limit });
       await this.audit.record(manager, { by, action: 'key.issue', subject: created.entity.id, before: null, after });

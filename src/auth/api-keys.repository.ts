@@ -11,6 +11,10 @@ export interface NewApiKey {
   issuedBy?: string | null;
 }
 
+/** A key of wallet $1 that still works: neither revoked nor expired. */
+const LIVE_ISSUED = (k: string) =>
+  `${k}.issued_by = $1 AND ${k}.revoked_at IS NULL AND (${k}.expires_at IS NULL OR ${k}.expires_at > now())`;
+
 export type ApiKeyChanges = Partial<Pick<ApiKeyEntity, 'name' | 'parentNames' | 'expiresAt'>>;
 
 /** The api_keys table through TypeORM's repository API; every method runs on the manager it is given. */
@@ -75,6 +79,27 @@ export class ApiKeysRepository {
     return manager
       .getRepository(ApiKeyEntity)
       .find({ where: { issuedBy: issuer }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /**
+   * Serialises the issues of one wallet until the transaction ends, then counts its live keys: in all, and per
+   * parent among `parents`, so that two concurrent issues cannot both pass one bound.
+   */
+  async lockAndCountIssued(
+    manager: EntityManager,
+    issuer: string,
+    parents: string[],
+  ): Promise<{ total: number; perParent: Map<string, number> }> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('portal-keys:' || $1))`, [issuer]);
+    const rows = (await manager.query(
+      `SELECT p.parent, count(k.id)::int AS n,
+              (SELECT count(*)::int FROM api_keys l WHERE ${LIVE_ISSUED('l')}) AS total
+         FROM unnest($2::text[]) AS p(parent)
+         LEFT JOIN api_keys k ON ${LIVE_ISSUED('k')} AND p.parent = ANY(k.parent_names)
+        GROUP BY p.parent`,
+      [issuer, parents],
+    )) as { parent: string; n: number; total: number }[];
+    return { total: rows[0]?.total ?? 0, perParent: new Map(rows.map((r) => [r.parent, r.n])) };
   }
 
   /** Every unrevoked key issued through the portal: those whose issuer's control is checked again. */

@@ -5,8 +5,14 @@ import { UnauthorizedError } from '../common/errors';
 import { isSameOrUnder } from '../common/ens/names';
 import { ApiKeyEntity } from './api-key.entity';
 import { AuthenticatedKey, digestsEqual, generateApiKey, hashApiKey } from './api-key';
-import { ForbiddenParentError } from './auth.errors';
+import { ForbiddenParentError, KeyLimitError } from './auth.errors';
 import { ApiKeyChanges, ApiKeysRepository } from './api-keys.repository';
+
+/** The live keys a wallet may hold: for any one parent name, and in all. */
+export interface IssuerLimits {
+  perParent: number;
+  perWallet: number;
+}
 
 /** True when the key may write names under `parentName` (its scope or anything below it). */
 export function keyCovers(key: AuthenticatedKey, parentName: string): boolean {
@@ -21,14 +27,36 @@ export class ApiKeysService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** Stores a new key for normalised parent names; the secret is returned once and only its digest kept. */
+  /**
+   * Stores a new key for normalised parent names; the secret is returned once and only its digest kept. A key
+   * issued by a wallet is refused past `limits`, decided under a lock on the wallet in the caller's transaction.
+   */
   async create(
     manager: EntityManager,
     key: { name: string; parentNames: string[]; expiresAt: Date | null; issuedBy?: string | null },
+    limits?: IssuerLimits,
   ): Promise<{ entity: ApiKeyEntity; secret: string }> {
+    if (key.issuedBy && limits) await this.refuseOverLimits(manager, key.issuedBy, key.parentNames, limits);
     const { key: secret, keyPrefix, keyHash } = generateApiKey();
     const entity = await this.keys.insert(manager, { ...key, keyPrefix, keyHash });
     return { entity, secret };
+  }
+
+  private async refuseOverLimits(manager: EntityManager, issuer: string, parents: string[], limits: IssuerLimits) {
+    const held = await this.keys.lockAndCountIssued(manager, issuer, parents);
+    if (held.total >= limits.perWallet)
+      throw new KeyLimitError(
+        'KEY_LIMIT_PER_WALLET',
+        `${issuer} already holds ${held.total} live keys, the most a wallet may hold (${limits.perWallet}): revoke one first`,
+      );
+    for (const parent of parents) {
+      const n = held.perParent.get(parent) ?? 0;
+      if (n >= limits.perParent)
+        throw new KeyLimitError(
+          'KEY_LIMIT_PER_PARENT',
+          `${issuer} already holds ${n} live keys for ${parent}, the most per parent name (${limits.perParent}): revoke one first`,
+        );
+    }
   }
 
   find(manager: EntityManager, id: string): Promise<ApiKeyEntity | null> {

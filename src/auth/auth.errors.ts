@@ -6,3 +6,10 @@ export class ForbiddenParentError extends DomainError {
     super('FORBIDDEN_PARENT', `This API key may not write under ${name}`, errors);
   }
 }
+
+/** A wallet holds as many live portal keys as it may, for one parent or in all. */
+export class KeyLimitError extends DomainError {
+  constructor(code: 'KEY_LIMIT_PER_PARENT' | 'KEY_LIMIT_PER_WALLET', detail: string) {
+    super(code, detail);
+  }
+}

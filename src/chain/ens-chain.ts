@@ -80,13 +80,34 @@ export class EnsChain {
     }
   }
 
-  async call(to: string, data: string): Promise<CallOutcome> {
+  /** An eth_call at the latest block; `to` null runs `data` as deployless code (ERC-6492's validator). */
+  async call(to: string | null, data: string): Promise<CallOutcome> {
     try {
       return { ok: true, data: await this.provider.call({ to, data }) };
     } catch (e) {
       if (isError(e, 'CALL_EXCEPTION')) return { ok: false, revert: e.data ?? '0x' };
       throw unavailable(e, this.url);
     }
+  }
+
+  /** Whether the address holds contract code. */
+  async hasCode(address: string): Promise<boolean> {
+    try {
+      return (await this.provider.getCode(address)) !== '0x';
+    } catch (e) {
+      throw unavailable(e, this.url);
+    }
+  }
+
+  /** The latest block's timestamp in Unix seconds: the chain's clock, which decides expiries on chain. */
+  async now(): Promise<bigint> {
+    try {
+      const block = await this.provider.getBlock('latest');
+      if (block) return BigInt(block.timestamp);
+    } catch (e) {
+      throw unavailable(e, this.url);
+    }
+    throw new ChainUnavailableError(`The Ethereum JSON-RPC endpoint ${new URL(this.url).origin} has no latest block`);
   }
 
   /** The resolver the registry names for `name` (wrapped or not), or null. */

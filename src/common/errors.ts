@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   SUBNAME_RESERVED: { status: HttpStatus.CONFLICT, title: 'Subname reserved' },
   FORWARD_MISMATCH: { status: HttpStatus.CONFLICT, title: 'Name does not resolve to the address' },
   STALE_SIGNATURE: { status: HttpStatus.CONFLICT, title: 'Stale signature' },
+  KEY_LIMIT_PER_PARENT: { status: HttpStatus.CONFLICT, title: 'Too many keys for this parent' },
+  KEY_LIMIT_PER_WALLET: { status: HttpStatus.CONFLICT, title: 'Too many keys for this wallet' },
   CONFLICT: { status: HttpStatus.CONFLICT, title: 'Conflict' },
   REQUEST_TIMEOUT: { status: HttpStatus.REQUEST_TIMEOUT, title: 'Request timeout' },
   PAYLOAD_TOO_LARGE: { status: HttpStatus.PAYLOAD_TOO_LARGE, title: 'Payload too large' },

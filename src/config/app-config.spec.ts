@@ -135,16 +135,28 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ ENS_CHAIN_ID: '0' })).toThrow(/ENS_CHAIN_ID/);
   });
 
-  it('PORTAL_*: operator wallets (lower case) and the re-check interval, validated', () => {
-    expect(loadConfig({}).portal).toEqual({ adminAddresses: [], recheckSeconds: 3600 });
+  it('PORTAL_*: operator wallets (lower case), the re-check interval and the key bounds, validated', () => {
+    expect(loadConfig({}).portal).toEqual({
+      adminAddresses: [],
+      recheckSeconds: 3600,
+      keysPerParent: 10,
+      keysPerWallet: 50,
+      challengesPerAddress: 5,
+    });
     const a = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
     const b = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
-    expect(loadConfig({ PORTAL_ADMIN_ADDRESSES: `${a}, ${b}`, PORTAL_RECHECK_SECONDS: '60' }).portal).toEqual({
+    const env = { PORTAL_ADMIN_ADDRESSES: `${a}, ${b}`, PORTAL_RECHECK_SECONDS: '60', PORTAL_KEYS_PER_PARENT: '2' };
+    expect(loadConfig({ ...env, PORTAL_KEYS_PER_WALLET: '4' }).portal).toEqual({
       adminAddresses: [a.toLowerCase(), b.toLowerCase()],
       recheckSeconds: 60,
+      keysPerParent: 2,
+      keysPerWallet: 4,
+      challengesPerAddress: 5,
     });
     expect(() => loadConfig({ PORTAL_ADMIN_ADDRESSES: `${a},oak.eth` })).toThrow(/PORTAL_ADMIN_ADDRESSES: must be/);
     expect(() => loadConfig({ PORTAL_RECHECK_SECONDS: '0' })).toThrow(/PORTAL_RECHECK_SECONDS/);
+    expect(() => loadConfig({ PORTAL_KEYS_PER_PARENT: '0' })).toThrow(/PORTAL_KEYS_PER_PARENT/);
+    expect(() => loadConfig({ PORTAL_KEYS_PER_WALLET: 'many' })).toThrow(/PORTAL_KEYS_PER_WALLET/);
   });
 
   it('treats empty values as unset', () => {

@@ -41,7 +41,13 @@ export class AppConfig {
   readonly publicUrl?: string;
   readonly ens: EnsChainConfig;
   /** The developer portal: operator wallets (lower case) and how often portal keys' parents are checked on chain. */
-  readonly portal: { adminAddresses: string[]; recheckSeconds: number };
+  readonly portal: {
+    adminAddresses: string[];
+    recheckSeconds: number;
+    keysPerParent: number;
+    keysPerWallet: number;
+    challengesPerAddress: number;
+  };
   readonly logLevel: string;
   /** poolSize is this process's share of DATABASE_POOL_SIZE, the host's budget divided among its workers. */
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
@@ -101,6 +107,9 @@ export class AppConfig {
         .map((a) => a.trim().toLowerCase())
         .filter((a) => a !== ''),
       recheckSeconds: e.PORTAL_RECHECK_SECONDS,
+      keysPerParent: e.PORTAL_KEYS_PER_PARENT,
+      keysPerWallet: e.PORTAL_KEYS_PER_WALLET,
+      challengesPerAddress: e.PORTAL_CHALLENGES_PER_ADDRESS,
     };
     this.logLevel = e.LOG_LEVEL;
     this.workers = e.WORKERS ?? 1;

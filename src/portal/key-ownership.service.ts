@@ -43,33 +43,49 @@ export class KeyOwnershipService implements OnApplicationBootstrap, OnModuleDest
     clearInterval(this.timer);
   }
 
-  /** The suspension reason now (null: every parent controlled), or undefined when the chain could not say. */
-  async recheck(key: ApiKeyEntity, by: Actor): Promise<string | null | undefined> {
+  /**
+   * The suspension reason now (null: every parent controlled), or undefined when the chain could not say. `checked`
+   * shares each (issuer, parent) answer among the keys of one round, so a round costs one check per parent.
+   */
+  async recheck(
+    key: ApiKeyEntity,
+    by: Actor,
+    checked = new Map<string, Promise<boolean>>(),
+  ): Promise<string | null | undefined> {
     if (!key.issuedBy || key.revokedAt) return key.suspendedReason;
+    const issuer = key.issuedBy;
     let reason: string | null = null;
     try {
       for (const parent of key.parentNames) {
-        try {
-          await this.control.control(key.issuedBy, parent);
-        } catch (e) {
-          if (!(e instanceof NotNameControllerError)) throw e;
-          reason = `its issuer ${getAddress(key.issuedBy)} no longer controls ${parent}`;
-          break;
-        }
+        const id = `${issuer} ${parent}`;
+        if (!checked.has(id)) checked.set(id, this.controls(issuer, parent));
+        if (await checked.get(id)!) continue;
+        reason = `its issuer ${getAddress(issuer)} no longer controls ${parent}`;
+        break;
       }
     } catch (e) {
       if (e instanceof ChainUnavailableError) return undefined;
       throw e;
     }
+    if (reason === key.suspendedReason) return reason;
     await this.dataSource.transaction(async (m) => {
       if (!(await this.keys.setSuspension(m, key.id, reason))) return;
       const action = reason ? 'key.suspend' : 'key.resume';
       const before = { suspendedReason: key.suspendedReason };
       await this.audit.record(m, { by, action, subject: key.id, before, after: { suspendedReason: reason } });
     });
-    if (reason !== key.suspendedReason)
-      this.logger.log({ msg: `key ${key.id} ${reason ? `suspended: ${reason}` : 'resumed'}` });
+    this.logger.log({ msg: `key ${key.id} ${reason ? `suspended: ${reason}` : 'resumed'}` });
     return reason;
+  }
+
+  private async controls(issuer: string, parent: string): Promise<boolean> {
+    try {
+      await this.control.control(issuer, parent);
+      return true;
+    } catch (e) {
+      if (e instanceof NotNameControllerError) return false;
+      throw e;
+    }
   }
 
   /** Every live portal key, if this replica holds the lock; the others skip this round. */
@@ -85,7 +101,8 @@ export class KeyOwnershipService implements OnApplicationBootstrap, OnModuleDest
       if (!locked) return;
       try {
         const by = { actor: PORTAL_ACTOR, requestId: `recheck-${Date.now()}` };
-        for (const key of await this.keys.listLivePortalKeys()) await this.recheck(key, by);
+        const checked = new Map<string, Promise<boolean>>();
+        for (const key of await this.keys.listLivePortalKeys()) await this.recheck(key, by, checked);
       } finally {
         await runner.query('SELECT pg_advisory_unlock($1)', [RECHECK_LOCK]);
       }

@@ -1,6 +1,6 @@
 import { id, Interface, Wallet, ZeroAddress } from 'ethers';
 import { ChainUnavailableError } from '../chain/chain.errors';
-import type { EnsChainService } from '../chain/chain.module';
+import { EnsChainService } from '../chain/chain.module';
 import type { CallOutcome, EnsChain, NameHolder } from '../chain/ens-chain';
 import { loadConfig } from '../config/app-config';
 import { GRACE_PERIOD_SECONDS, NameControlService } from './name-control.service';
@@ -26,6 +26,12 @@ class FakeChain {
   expires = now() + 86_400;
   approvals = new Set<string>();
   registrarReads = 0;
+  /** Seconds the latest block is ahead of the wall clock. */
+  clockAhead = 0;
+
+  now(): Promise<bigint> {
+    return Promise.resolve(BigInt(now() + this.clockAhead));
+  }
 
   holder(): Promise<NameHolder> {
     return Promise.resolve(this.holderOf);
@@ -122,8 +128,16 @@ describe(NameControlService.name, () => {
     expect(chain.registrarReads).toBe(0);
   });
 
+  it("decides expiry by the latest block's clock, not the service's", async () => {
+    chain.holderOf = { ...chain.holderOf, registryOwner: bob, owner: bob };
+    chain.clockAhead = GRACE_PERIOD_SECONDS + 2 * 86_400;
+    const e = await sut.control(alice, 'oak.eth').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NotNameControllerError);
+    expect((e as Error).message).toMatch(/^Nobody controls oak\.eth: oak\.eth expired and its grace period ended on /);
+  });
+
   it('says that the operator has not configured a chain when ENS_RPC_URL is unset', async () => {
-    const unconfigured = new NameControlService({} as EnsChainService, loadConfig({}));
+    const unconfigured = new NameControlService(new EnsChainService(loadConfig({})), loadConfig({}));
     const e = await unconfigured.control(alice, 'oak.eth').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ChainUnavailableError);
     expect((e as Error).message).toMatch(/operator of this service has not configured a chain/);

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { getAddress, id as keccakUtf8, Interface, ZeroAddress } from 'ethers';
 import { EnsChainService } from '../chain/chain.module';
-import { ChainUnavailableError } from '../chain/chain.errors';
 import { withinChainDeadline } from '../chain/deadline';
 import { EnsChain } from '../chain/ens-chain';
 import { AppConfig } from '../config/app-config';
@@ -43,12 +42,6 @@ export class NameControlService {
 
   /** The role of `address` for `name` (normalised); NotNameControllerError naming who controls it otherwise. */
   async control(address: string, name: string): Promise<NameControl> {
-    if (!this.config.ens.rpcUrl) {
-      throw new ChainUnavailableError(
-        'The operator of this service has not configured a chain (ENS_RPC_URL is unset), so control of a name ' +
-          'cannot be checked; ask them to set it',
-      );
-    }
     return withinChainDeadline(this.read(this.chains.get(), address, name), CONTROL_DEADLINE_MS);
   }
 
@@ -85,7 +78,8 @@ export class NameControlService {
     const registrar = this.config.ens.baseRegistrar;
     const expires = await this.read1<bigint>(chain, registrar, 'nameExpires', [tokenId]);
     if (!expires) return null;
-    const now = BigInt(Math.floor(Date.now() / 1000));
+    // The chain's clock decides expiry there; the service's may be behind it.
+    const now = await chain.now();
     if (expires + BigInt(GRACE_PERIOD_SECONDS) < now) {
       const ended = new Date(Number(expires + BigInt(GRACE_PERIOD_SECONDS)) * 1000).toISOString();
       throw new NotNameControllerError(

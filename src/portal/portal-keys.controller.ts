@@ -33,6 +33,7 @@ export class PortalKeysController {
   @ApiProblems(
     [400, 'Invalid body'],
     [403, 'NOT_NAME_CONTROLLER: a parent the wallet does not control'],
+    [409, 'KEY_LIMIT_PER_PARENT or KEY_LIMIT_PER_WALLET: the wallet holds as many live keys as it may'],
     [503, 'CHAIN_UNAVAILABLE: the chain could not be read'],
   )
   issue(@CurrentWallet() wallet: WalletSession, @Body() dto: CreatePortalKeyDto, @RequestId() requestId: string) {

@@ -6,6 +6,7 @@ import { KeysService } from '../admin/keys.service';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { walletActor } from '../audit/audit.types';
+import { AppConfig } from '../config/app-config';
 import { NotFoundError } from '../common/errors';
 import { QuotaService } from '../quota/quota.service';
 import {
@@ -29,6 +30,7 @@ export class PortalKeysService {
     private readonly control: NameControlService,
     private readonly names: PortalNamesService,
     private readonly ownership: KeyOwnershipService,
+    private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -43,7 +45,9 @@ export class PortalKeysService {
     for (const parent of dto.parentNames)
       await this.names.remember(wallet, await this.control.control(wallet.address, parent));
     const by = { actor: walletActor(wallet.address), requestId };
-    const created = await this.admin.issue({ ...dto, quota: undefined }, by, wallet.address.toLowerCase());
+    const { keysPerParent: perParent, keysPerWallet: perWallet } = this.config.portal;
+    const issuer = wallet.address.toLowerCase();
+    const created = await this.admin.issue({ ...dto, quota: undefined }, by, issuer, { perParent, perWallet });
     return { ...created, remaining: created.quota - created.used, suspendedReason: null };
   }
 

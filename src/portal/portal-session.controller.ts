@@ -18,7 +18,10 @@ export class PortalSessionController {
   @SameOrigin()
   @ApiOperation({ summary: 'The Sign-In with Ethereum (EIP-4361) message for this address to sign' })
   @ApiOkResponse({ type: ChallengeResponse })
-  @ApiProblems([400, 'address is not an EVM address'])
+  @ApiProblems(
+    [400, 'address is not an EVM address'],
+    [429, 'RATE_LIMITED: PORTAL_CHALLENGES_PER_ADDRESS messages are already waiting for this address'],
+  )
   challenge(@Body() dto: ChallengeDto): Promise<ChallengeResponse> {
     return this.sessions.challenge(dto.address);
   }

@@ -2,12 +2,13 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { walletActor } from '../audit/audit.types';
 import { EnsChainService } from '../chain/chain.module';
 import { UnauthorizedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
+import { TooManyChallengesError } from './portal.errors';
 import { PortalRepository } from './portal.repository';
 import { SiweVerifier } from './siwe-verifier';
 
@@ -44,17 +45,32 @@ export class PortalSessionService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** The EIP-4361 message for `address` to sign, stored until its one attempt. */
+  /**
+   * The EIP-4361 message for `address` to sign, stored until its one attempt. At most PORTAL_CHALLENGES_PER_ADDRESS
+   * wait at once: the bound is checked before the chain is asked anything, and decided under a lock on the address.
+   */
   async challenge(address: string): Promise<{ message: string }> {
+    const lower = address.toLowerCase();
+    const m = this.dataSource.manager;
+    await this.portal.purgeExpired(m);
+    await this.refuseOverBound(m, lower);
     const nonce = randomBytes(16).toString('hex');
     const issuedAt = new Date();
     const seconds = (await this.holdsCode(address)) ? CONTRACT_CHALLENGE_SECONDS : CHALLENGE_SECONDS;
     const expirationTime = new Date(issuedAt.getTime() + seconds * 1000);
     const message = this.siwe.message({ address: getAddress(address), nonce, issuedAt, expirationTime });
-    const m = this.dataSource.manager;
-    await this.portal.purgeExpired(m);
-    await this.portal.insertChallenge(m, { nonce, address: address.toLowerCase(), message, expiresAt: expirationTime });
+    await this.dataSource.transaction(async (t) => {
+      await this.portal.lockAddress(t, lower);
+      await this.refuseOverBound(t, lower);
+      await this.portal.insertChallenge(t, { nonce, address: lower, message, expiresAt: expirationTime });
+    });
     return { message };
+  }
+
+  private async refuseOverBound(m: EntityManager, address: string): Promise<void> {
+    const limit = this.config.portal.challengesPerAddress;
+    const live = await this.portal.liveChallenges(m, address);
+    if (live.count >= limit) throw new TooManyChallengesError(getAddress(address), limit, live.firstEndsIn);
   }
 
   /**
@@ -103,9 +119,9 @@ export class PortalSessionService {
 
   /** Whether the address is a contract account; without a readable chain, treated as an ordinary one. */
   private async holdsCode(address: string): Promise<boolean> {
-    if (!this.config.ens.rpcUrl) return false;
+    if (!this.chains.configured) return false;
     try {
-      return (await this.chains.get().provider.getCode(address)) !== '0x';
+      return await this.chains.get().hasCode(address);
     } catch {
       // The endpoint failed or timed out (its requests are bounded): an ordinary account's window, then.
       return false;

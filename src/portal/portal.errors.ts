@@ -20,3 +20,15 @@ export class NotOperatorError extends DomainError {
     super('NOT_OPERATOR', 'This wallet is not an operator of the service (PORTAL_ADMIN_ADDRESSES)');
   }
 }
+
+/** An address already has as many sign-in messages waiting as it may; the first of them expires in `seconds`. */
+export class TooManyChallengesError extends DomainError {
+  constructor(address: string, limit: number, seconds: number) {
+    super(
+      'RATE_LIMITED',
+      `${address} already has ${limit} sign-in messages waiting: sign one of them, or ask again in ${seconds} s`,
+      undefined,
+      { 'Retry-After': String(seconds) },
+    );
+  }
+}

@@ -30,6 +30,21 @@ export class PortalRepository {
     ]);
   }
 
+  /** The address's challenges still waiting, and the seconds until the first of them expires. */
+  async liveChallenges(m: EntityManager, address: string): Promise<{ count: number; firstEndsIn: number }> {
+    const [row] = (await m.query(
+      `SELECT count(*)::int AS count, coalesce(ceil(extract(epoch FROM min(expires_at) - now())), 0)::int AS wait
+         FROM portal_challenges WHERE address = $1 AND expires_at > now()`,
+      [address],
+    )) as { count: number; wait: number }[];
+    return { count: row.count, firstEndsIn: Math.max(1, row.wait) };
+  }
+
+  /** Serialises the challenges of one address until the transaction ends, so that a bound on them holds. */
+  async lockAddress(m: EntityManager, address: string): Promise<void> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtext('portal-challenge:' || $1))`, [address]);
+  }
+
   /** Takes the challenge away in one statement, so that of two attempts with one nonce only one can have it. */
   async consumeChallenge(m: EntityManager, nonce: string): Promise<ChallengeRow | null> {
     const [rows] = (await m.query(

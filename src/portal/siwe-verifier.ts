@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { createPublicClient, http, isAddressEqual, type Hex, type PublicClient, recoverMessageAddress } from 'viem';
-import { createSiweMessage, parseSiweMessage, validateSiweMessage, verifySiweMessage } from 'viem/siwe';
-import { ChainUnavailableError } from '../chain/chain.errors';
+import type { Hex } from 'viem';
+import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import { SignatureVerifier } from '../chain/chain.module';
 import { ServiceUnavailableError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 
@@ -12,20 +12,19 @@ export interface SiweFields {
   expirationTime: Date;
 }
 
-/** Milliseconds a contract account's signature check may take on ENS_RPC_URL. */
-const RPC_TIMEOUT_MS = 4000;
-
 /**
  * Sign-In with Ethereum (EIP-4361) through viem/siwe: the message is written here from PUBLIC_URL and
- * ENS_CHAIN_ID, never from the request; a signature is recovered locally first (an ordinary account needs no
- * chain) and otherwise checked on ENS_RPC_URL (ERC-1271, ERC-6492 before deployment).
+ * ENS_CHAIN_ID, never from the request; the signature is checked by chain/'s SignatureVerifier (an ordinary account
+ * needs no chain; a contract account's goes through ERC-1271, or ERC-6492 before deployment).
  */
 @Injectable()
 export class SiweVerifier {
-  private client?: PublicClient;
   private readonly url?: URL;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly signatures: SignatureVerifier,
+  ) {
     this.url = config.publicUrl ? new URL(config.publicUrl) : undefined;
   }
 
@@ -64,22 +63,7 @@ export class SiweVerifier {
     const parsed = parseSiweMessage(message);
     const fields = { address: address as Hex, domain, nonce };
     if (!validateSiweMessage({ ...fields, message: parsed, time: new Date() })) return false;
-    try {
-      const recovered = await recoverMessageAddress({ message, signature: signature as Hex });
-      if (isAddressEqual(recovered, address as Hex)) return true;
-    } catch {
-      // Not a 65-byte ECDSA signature: a contract account's, checked on chain below.
-    }
-    const rpcUrl = this.config.ens.rpcUrl;
-    if (!rpcUrl) return false;
-    this.client ??= createPublicClient({ transport: http(rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) });
-    try {
-      return await verifySiweMessage(this.client, { ...fields, message, signature: signature as Hex });
-    } catch {
-      throw new ChainUnavailableError(
-        `The Ethereum JSON-RPC endpoint ${new URL(rpcUrl).origin} could not check a contract account's signature; try again shortly`,
-      );
-    }
+    return this.signatures.verifyMessage(address, message, signature);
   }
 
   private requireUrl(): URL {

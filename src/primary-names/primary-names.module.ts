@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
+import { ChainModule } from '../chain/chain.module';
 import { AuditModule } from '../audit/audit.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
 import { SubnamesModule } from '../subnames/subnames.module';
-import { HolderSignature } from './holder-signature';
 import { PrimaryNameCache } from './primary-name-cache';
 import { PrimaryNameEndingsModule } from './stored-primary-name-endings';
 import { PrimaryNamesController } from './primary-names.controller';
@@ -10,9 +10,9 @@ import { PrimaryNamesRepository } from './primary-names.repository';
 import { PrimaryNamesService } from './primary-names.service';
 
 @Module({
-  imports: [SubnamesModule, AuditModule, ChangeFeedModule, PrimaryNameEndingsModule],
+  imports: [ChainModule, SubnamesModule, AuditModule, ChangeFeedModule, PrimaryNameEndingsModule],
   controllers: [PrimaryNamesController],
-  providers: [PrimaryNamesRepository, PrimaryNamesService, PrimaryNameCache, HolderSignature],
+  providers: [PrimaryNamesRepository, PrimaryNamesService, PrimaryNameCache],
   exports: [PrimaryNamesService],
 })
 export class PrimaryNamesModule {}

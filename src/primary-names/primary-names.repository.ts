@@ -16,13 +16,18 @@ export class PrimaryNamesRepository {
    * (null: none), or undefined when the stored issuedAt is as late or later.
    */
   async choose(manager: EntityManager, write: PrimaryNameWrite): Promise<{ previous: string | null } | undefined> {
+    // "old" is the statement's snapshot, read as the row was; the xmin guard makes it the version replaced.
     const rows = (await manager.query(
-      `WITH "previous" AS (SELECT "name" FROM "primary_names" WHERE "address" = $1 FOR UPDATE)
-       INSERT INTO "primary_names" ("address", "name", "issued_at") VALUES ($1, $2, $3)
-       ON CONFLICT ("address") DO UPDATE
-         SET "name" = EXCLUDED."name", "issued_at" = EXCLUDED."issued_at", "updated_at" = now()
-         WHERE "primary_names"."issued_at" < EXCLUDED."issued_at"
-       RETURNING (SELECT "name" FROM "previous") AS "previous"`,
+      `WITH "old" AS (SELECT "name", "xmin"::text AS "version" FROM "primary_names" WHERE "address" = $1),
+       "up" AS (
+         INSERT INTO "primary_names" ("address", "name", "issued_at") VALUES ($1, $2, $3)
+         ON CONFLICT ("address") DO UPDATE
+           SET "name" = EXCLUDED."name", "issued_at" = EXCLUDED."issued_at", "updated_at" = now()
+           WHERE "primary_names"."issued_at" < EXCLUDED."issued_at"
+             AND "primary_names"."xmin"::text = (SELECT "version" FROM "old")
+         RETURNING 1
+       )
+       SELECT (SELECT "name" FROM "old") AS "previous" FROM "up"`,
       [write.address, write.name, write.issuedAt],
     )) as { previous: string | null }[];
     return rows[0];

@@ -2,9 +2,9 @@ import { Wallet } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuditService } from '../audit/audit.service';
 import type { AuditEvent } from '../audit/audit.types';
+import { EnsChainService, SignatureVerifier } from '../chain/chain.module';
 import { loadConfig } from '../config/app-config';
 import type { SubnameRecords, SubnamesService } from '../subnames/subnames.service';
-import { HolderSignature } from './holder-signature';
 import type { PrimaryNameCache } from './primary-name-cache';
 import { PRIMARY_NAME_TYPES, primaryNameDomain } from './primary-name-message';
 import type { PrimaryNamesRepository, PrimaryNameWrite } from './primary-names.repository';
@@ -26,6 +26,7 @@ describe(PrimaryNamesService.name, () => {
   let events: AuditEvent[];
   let evicted: string[];
   let sut: PrimaryNamesService;
+  let rpcCalls: number;
 
   const now = () => Math.floor(Date.now() / 1000);
   const body = async (name: string, issuedAt = now(), signer = holder, address = holder.address) => ({
@@ -72,12 +73,23 @@ describe(PrimaryNamesService.name, () => {
     const audit = { record: jest.fn(async (_: EntityManager, e: AuditEvent) => void events.push(e)) };
     const dataSource = { transaction: (fn: (m: EntityManager) => unknown) => fn({} as EntityManager), manager: {} };
     const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL });
+    rpcCalls = 0;
+    // A chain whose every contract call refuses, counting them.
+    const chains = {
+      configured: true,
+      get: () => ({
+        call: () => {
+          rpcCalls++;
+          return Promise.resolve({ ok: false, revert: '0x' });
+        },
+      }),
+    };
     sut = new PrimaryNamesService(
       repository as unknown as PrimaryNamesRepository,
       cache as unknown as PrimaryNameCache,
       subnames as unknown as SubnamesService,
       audit as unknown as AuditService,
-      new HolderSignature(config),
+      new SignatureVerifier(chains as unknown as EnsChainService),
       config,
       dataSource as unknown as DataSource,
     );
@@ -113,12 +125,12 @@ describe(PrimaryNamesService.name, () => {
     expect((await sut.findOrFail(holder.address)).verified).toBe(false);
   });
 
-  it('checks the signature first, then the name, its address, the window and the last issuedAt', async () => {
+  it('checks the window first, then the signature, the name, its address and the last issuedAt', async () => {
     expect(await code(sut.choose(await body('nobody.oak.eth', now(), other, holder.address), 'r'))).toBe(
       'UNAUTHORIZED',
     );
     expect(await code(sut.choose(await body('nobody.oak.eth'), 'r'))).toBe('SUBNAME_NOT_FOUND');
-    expect(await code(sut.choose(await body('bob.oak.eth', now() - 10_000), 'r'))).toBe('FORWARD_MISMATCH');
+    expect(await code(sut.choose(await body('bob.oak.eth'), 'r'))).toBe('FORWARD_MISMATCH');
     expect(await code(sut.choose(await body('empty.oak.eth'), 'r'))).toBe('FORWARD_MISMATCH');
     expect(await code(sut.choose(await body('alice.oak.eth', now() - 601), 'r'))).toBe('STALE_SIGNATURE');
     expect(await code(sut.choose(await body('alice.oak.eth', now() + 61), 'r'))).toBe('STALE_SIGNATURE');
@@ -126,6 +138,20 @@ describe(PrimaryNamesService.name, () => {
     expect(await code(sut.choose(first, 'r'))).toBe('stored');
     expect(await code(sut.choose(first, 'r'))).toBe('STALE_SIGNATURE');
     expect(events).toHaveLength(1);
+  });
+
+  it('refuses a stale or early junk signature before any RPC call', async () => {
+    const junk = (issuedAt: number) => ({
+      address: holder.address,
+      name: 'alice.oak.eth',
+      issuedAt,
+      signature: `0x${'ab'.repeat(120)}`,
+    });
+    expect(await code(sut.choose(junk(now() - 601), 'r'))).toBe('STALE_SIGNATURE');
+    expect(await code(sut.choose(junk(now() + 61), 'r'))).toBe('STALE_SIGNATURE');
+    expect(rpcCalls).toBe(0);
+    expect(await code(sut.choose(junk(now()), 'r'))).toBe('UNAUTHORIZED');
+    expect(rpcCalls).toBe(1);
   });
 
   it('clears with an empty name, which no older signature can undo', async () => {

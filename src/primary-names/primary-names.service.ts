@@ -5,13 +5,13 @@ import { AuditService } from '../audit/audit.service';
 import { walletActor } from '../audit/audit.types';
 import { DomainError } from '../common/errors';
 import { checksumAddress } from '../common/ens/evm-address';
+import { SignatureVerifier } from '../chain/chain.module';
 import { AppConfig } from '../config/app-config';
 import { SubnameNotFoundError } from '../subnames/subnames.errors';
 import { type SubnameRecords, SubnamesService } from '../subnames/subnames.service';
 import { PrimaryNameResponse, toPrimaryNameResponse } from './dto/primary-name.response';
 import { SetPrimaryNameDto } from './dto/set-primary-name.dto';
 import { PrimaryNameSetupResponse } from './dto/setup.response';
-import { HolderSignature } from './holder-signature';
 import { primaryNameDigest, serviceOf } from './primary-name-message';
 import { PrimaryNameCache } from './primary-name-cache';
 import {
@@ -45,7 +45,7 @@ export class PrimaryNamesService {
     private readonly cache: PrimaryNameCache,
     private readonly subnames: SubnamesService,
     private readonly audit: AuditService,
-    private readonly signatures: HolderSignature,
+    private readonly signatures: SignatureVerifier,
     private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -59,14 +59,15 @@ export class PrimaryNamesService {
       issuedAt,
       service: this.service(),
     });
-    if (!(await this.signatures.isHolders(address, digest, signature))) throw new NotHolderSignatureError(address);
+    // What needs no chain comes first: a stale or early signature costs no RPC call.
+    refuseOutsideWindow(issuedAt, Math.floor(Date.now() / 1000));
+    if (!(await this.signatures.verifyHash(address, digest, signature))) throw new NotHolderSignatureError(address);
     if (name !== '') {
       const records = await this.subnames.records(name);
       if (!records) throw new SubnameNotFoundError(name);
       const actual = ethAddressOf(records);
       if (actual !== address) throw new ForwardMismatchError(name, address, actual);
     }
-    refuseOutsideWindow(issuedAt, Math.floor(Date.now() / 1000));
     const chosen = name === '' ? null : name;
     await this.dataSource.transaction(async (manager) => {
       const stored = await this.repository.choose(manager, { address, name: chosen, issuedAt });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EnsChainService } from '../chain/chain.module';
 import { withinChainDeadline } from '../chain/deadline';
@@ -6,7 +5,7 @@ import { SearchSubnamesDto } from '../subnames/dto/search-subnames.dto';
 import { SubnamesService } from '../subnames/subnames.service';
 import { ResolutionStatusResponse } from './dto/resolution-status.dto';
 import { ResolutionService } from './resolution.service';
-import { checkResolver, GatewayView } from './resolver-check';
+import { checkResolver, GatewayView, unstoredProbe } from './resolver-check';
 
 /** The whole check's budget: the route answers within it or says CHAIN_UNAVAILABLE. */
 export const STATUS_DEADLINE_MS = 5000;
@@ -33,7 +32,6 @@ export class ResolutionStatusService {
   private async probeName(parentName: string): Promise<string> {
     const query = Object.assign(new SearchSubnamesDto(), { parentName, page: 1, size: 1 });
     const stored = (await this.subnames.search(query)).items[0]?.fullName;
-    // A label nobody stores: its signed empty answer proves the same path.
-    return stored ?? `check-${randomBytes(6).toString('hex')}.${parentName}`;
+    return stored ?? unstoredProbe(parentName);
   }
 }

@@ -75,6 +75,27 @@ describe(checkResolver.name, () => {
     );
   });
 
+  it('asks about a stored label over 63 bytes (DNS-encoded up to 255, as the gateway reads it)', async () => {
+    const long = 'a'.repeat(200);
+    const check = await checkResolver(
+      fakeChain({}),
+      { ...gateway, probeName: (p) => Promise.resolve(`${long}.${p}`) },
+      'oak.eth',
+    );
+    expect(check.ok).toBe(true);
+    expect(check.steps[4].detail).toContain(`${long}.oak.eth resolves through ${RESOLVER}`);
+  });
+
+  it('falls back to an unstored label when the stored one cannot be DNS-encoded (over 255 bytes)', async () => {
+    const check = await checkResolver(
+      fakeChain({}),
+      { ...gateway, probeName: (p) => Promise.resolve(`${'b'.repeat(256)}.${p}`) },
+      'oak.eth',
+    );
+    expect(check.ok).toBe(true);
+    expect(check.steps[4].detail).toMatch(/^check-[0-9a-f]{12}\.oak\.eth resolves through /);
+  });
+
   it('registry: no resolver says which commands to run; an unregistered name says so', async () => {
     const none = await failure(fakeChain({ resolver: null }));
     expect(none.step).toBe('registry');

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { AbiCoder, concat, dnsEncode, getAddress, namehash, ZeroAddress } from 'ethers';
 import { EnsChain } from '../chain/ens-chain';
 import { ENSIP10_INTERFACE_ID, EXTENDED_RESOLVER, RECORDS } from '../chain/ens-abis';
+import { MAX_LABEL_BYTES } from '../common/ens/names';
 
 export const CHECK_STEPS = ['registry', 'wildcard', 'gateway', 'signer', 'answer'] as const;
 export type CheckStepName = (typeof CHECK_STEPS)[number];
@@ -55,6 +57,14 @@ function decoded<T>(decode: () => T): T | null {
   }
 }
 
+/** A subname nobody stores: its signed empty answer proves the same path as a stored one's. */
+export const unstoredProbe = (parentName: string) => `check-${randomBytes(6).toString('hex')}.${parentName}`;
+
+/** DNS wire form with labels up to 255 bytes, as the gateway reads them (ethers defaults to 63); null beyond. */
+function dnsWire(name: string): string | null {
+  return decoded(() => dnsEncode(name, MAX_LABEL_BYTES));
+}
+
 function errorName(revert: string): string {
   const parsed = decoded(() => EXTENDED_RESOLVER.parseError(revert));
   return parsed ? `${parsed.name}(${parsed.args.join(', ')})` : `revert data ${revert.slice(0, 74)}`;
@@ -107,10 +117,18 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
       const { urlTemplate } = await gatewaySigner();
       if (!urlTemplate) return fail('The service has no public URL: set PUBLIC_URL to its public origin');
       probe = await gateway.probeName(parentName);
+      let encoded = dnsWire(probe);
+      if (!encoded) {
+        // A stored name no resolver can be asked about (a label over 255 bytes): an unstored label proves the same.
+        probe = unstoredProbe(parentName);
+        encoded =
+          dnsWire(probe) ??
+          fail(`${parentName} has a label over ${MAX_LABEL_BYTES} bytes: no resolver can be asked about it`);
+      }
       const out = await chain.call(
         resolver,
         EXTENDED_RESOLVER.encodeFunctionData('resolve', [
-          dnsEncode(probe),
+          encoded,
           RECORDS.encodeFunctionData('addr', [namehash(probe)]),
         ]),
       );
