@@ -27,7 +27,14 @@ export class AppConfig {
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly redisUrl?: string;
-  readonly rateLimit: { windowSeconds: number; perKey: number; perIp: number };
+  /** resolutionPerIp and trustedSources: the gateway's own budget per address, and the sources it never limits. */
+  readonly rateLimit: {
+    windowSeconds: number;
+    perKey: number;
+    perIp: number;
+    resolutionPerIp: number;
+    trustedSources: string[];
+  };
   readonly trustProxy: TrustProxy;
   /** With NODE_ENV=production and no DATABASE_URL, run on the embedded database anyway. */
   readonly allowEmbeddedDatabase: boolean;
@@ -65,6 +72,11 @@ export class AppConfig {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       perKey: e.RATE_LIMIT_PER_KEY,
       perIp: e.RATE_LIMIT_PER_IP,
+      resolutionPerIp: e.RATE_LIMIT_RESOLUTION_PER_IP,
+      trustedSources: (e.RESOLUTION_TRUSTED_SOURCES ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
     };
     this.trustProxy = parseTrustProxy(e.TRUST_PROXY);
     this.allowEmbeddedDatabase = e.ALLOW_EMBEDDED_DATABASE;

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ResolutionBudget } from '../common/http/no-rate-limit.decorator';
 import { ApiProblems } from '../common/http/openapi';
 import {
   CcipReadBodyDto,
@@ -46,8 +47,9 @@ function send(res: Response, answer: GatewayAnswer): CcipReadResponse {
   return { data: answer.data };
 }
 
-/** The CCIP-Read gateway: public, no key, rate limited per client address like the other public routes. */
+/** The CCIP-Read gateway: public, no key, on its own budget per client address (trusted sources unlimited). */
 @ApiTags('resolution')
+@ResolutionBudget()
 @Controller(CCIP_READ_PATH)
 export class ResolutionController {
   constructor(private readonly resolution: ResolutionService) {}
