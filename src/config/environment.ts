@@ -118,6 +118,7 @@ export class EnvironmentVariables {
   @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
   CCIP_SIGNER_KEY?: string;
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) CCIP_SIGNATURE_TTL_SECONDS = 300;
+  @Transform(toInt) @IsInt() @Min(0) @Max(86400) RESOLUTION_CACHE_SECONDS = 0;
   @IsOptional() @IsString() @MaxLength(2000) CORS_ORIGIN?: string;
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/?#]+\/?$/, { message: 'must be an http(s) origin, such as https://subnames.example.com' })
