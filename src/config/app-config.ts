@@ -43,8 +43,8 @@ export class AppConfig {
   readonly mint: { signatureTtlSeconds: number; mainnet: NetworkConfig; testnet: NetworkConfig };
   /** The CCIP-Read gateway's signer (docs/reference.md#resolution-gateway). */
   readonly ccip: { signatureTtlSeconds: number; signerKey?: string };
-  /** What shared caches in front of the gateway may keep (RESOLUTION_CACHE_SECONDS, s-maxage). */
-  readonly resolutionCache: { sharedSeconds: number };
+  /** What shared caches in front of the gateway may keep (s-maxage), and where changed names are purged. */
+  readonly resolutionCache: { sharedSeconds: number; purgeUrl?: string };
   readonly corsOrigin?: string;
   /** The public origin (no trailing slash) the gateway's URL template is built on; unset in production without it. */
   readonly publicUrl?: string;
@@ -98,7 +98,7 @@ export class AppConfig {
       },
     };
     this.ccip = { signatureTtlSeconds: e.CCIP_SIGNATURE_TTL_SECONDS, signerKey: e.CCIP_SIGNER_KEY };
-    this.resolutionCache = { sharedSeconds: e.RESOLUTION_CACHE_SECONDS };
+    this.resolutionCache = { sharedSeconds: e.RESOLUTION_CACHE_SECONDS, purgeUrl: e.CACHE_PURGE_URL };
     this.corsOrigin = e.CORS_ORIGIN;
     this.publicUrl =
       e.PUBLIC_URL?.replace(/\/$/, '') ?? (this.env === 'production' ? undefined : `http://localhost:${e.PORT}`);

@@ -119,6 +119,9 @@ export class EnvironmentVariables {
   CCIP_SIGNER_KEY?: string;
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) CCIP_SIGNATURE_TTL_SECONDS = 300;
   @Transform(toInt) @IsInt() @Min(0) @Max(86400) RESOLUTION_CACHE_SECONDS = 0;
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL (the cache that takes PURGE)' })
+  CACHE_PURGE_URL?: string;
   @IsOptional() @IsString() @MaxLength(2000) CORS_ORIGIN?: string;
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/?#]+\/?$/, { message: 'must be an http(s) origin, such as https://subnames.example.com' })
