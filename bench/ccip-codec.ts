@@ -74,7 +74,9 @@ async function main(): Promise<void> {
     CCIP_SIGNER_KEY: key,
   });
   const subnames = { records: (name: string) => Promise.resolve(name.endsWith('.oak.eth') ? RECORDS : null) };
-  const primaryNames = { reverseAnswer: () => Promise.resolve('') } as unknown as PrimaryNamesService;
+  const primaryNames = {
+    reverseLookup: () => Promise.resolve({ answer: '', chosen: null }),
+  } as unknown as PrimaryNamesService;
   const service = new ResolutionService(
     subnames as unknown as SubnamesService,
     new SigningService(config),

@@ -103,6 +103,7 @@ export async function startService(env: Record<string, string>, dbUrl: string, d
       ADMIN_TOKEN: ADMIN,
       RATE_LIMIT_PER_KEY: '100000000',
       RATE_LIMIT_PER_IP: '100000000',
+      RATE_LIMIT_RESOLUTION_PER_IP: '100000000',
       MINT_MAINNET_SIGNER_KEY: '0x' + '11'.repeat(32),
       MINT_TESTNET_SIGNER_KEY: '0x' + '22'.repeat(32),
       CCIP_SIGNER_KEY: '0x' + '33'.repeat(32),

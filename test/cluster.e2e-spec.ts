@@ -128,7 +128,8 @@ describe('WORKERS=2 without Redis: one budget per address for the whole host', (
   });
 
   it('lets exactly 5 of 16 requests from one address through, whichever worker serves them', async () => {
-    const route = '/api/v1/ccip-read/signer';
+    // A route on the address budget (the gateway's routes have one of their own).
+    const route = '/api/v1/mint/signer';
     const statuses = await Promise.all(Array.from({ length: 16 }, () => fresh(`${svc.url}${route}`)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(11);
@@ -168,7 +169,7 @@ describe('WORKERS=2 without Redis: one budget per address for the whole host', (
     for (const r of refused) expect((JSON.parse(r.body) as { detail: string }).detail).toContain('API key');
     // The address paid 1 (the admin request) and got every keyed unit back: 4 more of 5 pass.
     const open = await Promise.all(
-      Array.from({ length: 5 }, () => from(client, `${svc.url}/api/v1/ccip-read/signer`).then((r) => r.status)),
+      Array.from({ length: 5 }, () => from(client, `${svc.url}/api/v1/mint/signer`).then((r) => r.status)),
     );
     expect([...open].sort()).toEqual([200, 200, 200, 200, 429]);
   });

@@ -38,6 +38,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly probe: ChangeProbe;
   private relay?: RedisRelay;
   private started = false;
+  private readonly writeHooks: ((channel: string, keys: string[]) => void)[] = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -81,6 +82,12 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     if (!topic) throw new Error(`no cache registered for ${channel}`);
     for (const key of keys) topic.cache.evict(key);
     this.relay?.publish(topic, keys);
+    for (const hook of this.writeHooks) hook(channel, keys);
+  }
+
+  /** Runs `hook` after each change this replica commits (once per write: the replica that wrote). */
+  onWritten(hook: (channel: string, keys: string[]) => void): void {
+    this.writeHooks.push(hook);
   }
 
   onApplicationBootstrap(): void {

@@ -8,7 +8,7 @@ describe(loadConfig.name, () => {
       port: 3000,
       databaseUrl: undefined,
       dataDir: './.data',
-      rateLimit: { windowSeconds: 60, perKey: 600, perIp: 300 },
+      rateLimit: { windowSeconds: 60, perKey: 600, perIp: 300, resolutionPerIp: 6000, trustedSources: [] },
       trustProxy: false,
       adminToken: undefined,
       quotaDefault: 2000,
@@ -58,6 +58,28 @@ describe(loadConfig.name, () => {
       expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be false, true, a hop count/);
     },
   );
+
+  it('RESOLUTION_TRUSTED_SOURCES: addresses and subnets of both families; RATE_LIMIT_RESOLUTION_PER_IP read', () => {
+    const c = loadConfig({
+      RESOLUTION_TRUSTED_SOURCES: '34.1.2.3, 10.0.0.0/8,2600:1f18::/36',
+      RATE_LIMIT_RESOLUTION_PER_IP: '20',
+    });
+    expect(c.rateLimit).toMatchObject({
+      resolutionPerIp: 20,
+      trustedSources: ['34.1.2.3', '10.0.0.0/8', '2600:1f18::/36'],
+    });
+  });
+
+  it.each([
+    ['10.0.0.0/8,10.0.0.0/33', '10.0.0.0/33'],
+    ['1.2.3.4,gateway.ens.domains', 'gateway.ens.domains'],
+    ['loopback', 'loopback'],
+    ['::1,', ''],
+  ])('refuses RESOLUTION_TRUSTED_SOURCES=%s, naming %s', (value, bad) => {
+    expect(() => loadConfig({ RESOLUTION_TRUSTED_SOURCES: value })).toThrow(
+      `RESOLUTION_TRUSTED_SOURCES: "${bad}" is not an IPv4 or IPv6 address or CIDR subnet`,
+    );
+  });
 
   it('refuses NODE_ENV=production without DATABASE_URL, naming ALLOW_EMBEDDED_DATABASE, unless it is true', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(

@@ -27,7 +27,14 @@ export class AppConfig {
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly redisUrl?: string;
-  readonly rateLimit: { windowSeconds: number; perKey: number; perIp: number };
+  /** resolutionPerIp and trustedSources: the gateway's own budget per address, and the sources it never limits. */
+  readonly rateLimit: {
+    windowSeconds: number;
+    perKey: number;
+    perIp: number;
+    resolutionPerIp: number;
+    trustedSources: string[];
+  };
   readonly trustProxy: TrustProxy;
   /** With NODE_ENV=production and no DATABASE_URL, run on the embedded database anyway. */
   readonly allowEmbeddedDatabase: boolean;
@@ -36,6 +43,8 @@ export class AppConfig {
   readonly mint: { signatureTtlSeconds: number; mainnet: NetworkConfig; testnet: NetworkConfig };
   /** The CCIP-Read gateway's signer (docs/reference.md#resolution-gateway). */
   readonly ccip: { signatureTtlSeconds: number; signerKey?: string };
+  /** What shared caches in front of the gateway may keep (s-maxage), and where changed names are purged. */
+  readonly resolutionCache: { sharedSeconds: number; purgeUrl?: string };
   readonly corsOrigin?: string;
   /** The public origin (no trailing slash) the gateway's URL template is built on; unset in production without it. */
   readonly publicUrl?: string;
@@ -71,6 +80,11 @@ export class AppConfig {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       perKey: e.RATE_LIMIT_PER_KEY,
       perIp: e.RATE_LIMIT_PER_IP,
+      resolutionPerIp: e.RATE_LIMIT_RESOLUTION_PER_IP,
+      trustedSources: (e.RESOLUTION_TRUSTED_SOURCES ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
     };
     this.trustProxy = parseTrustProxy(e.TRUST_PROXY);
     this.allowEmbeddedDatabase = e.ALLOW_EMBEDDED_DATABASE;
@@ -90,6 +104,7 @@ export class AppConfig {
       },
     };
     this.ccip = { signatureTtlSeconds: e.CCIP_SIGNATURE_TTL_SECONDS, signerKey: e.CCIP_SIGNER_KEY };
+    this.resolutionCache = { sharedSeconds: e.RESOLUTION_CACHE_SECONDS, purgeUrl: e.CACHE_PURGE_URL };
     this.corsOrigin = e.CORS_ORIGIN;
     this.publicUrl =
       e.PUBLIC_URL?.replace(/\/$/, '') ?? (this.env === 'production' ? undefined : `http://localhost:${e.PORT}`);

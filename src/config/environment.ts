@@ -46,6 +46,24 @@ export function trustProxyProblem(value: unknown): string | null {
   return entries.some((e) => e === '' || proxyEntryProblem(e)) ? message : null;
 }
 
+/** RESOLUTION_TRUSTED_SOURCES: addresses or CIDR subnets (IPv4, IPv6), comma-separated; the first bad one named. */
+export function trustedSourcesProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a comma-separated list of addresses or CIDR subnets';
+  const bad = value.split(',').find((e) => e.trim() === '' || PROXY_NAMES.has(e.trim()) || proxyEntryProblem(e.trim()));
+  return bad === undefined
+    ? null
+    : `"${bad.trim()}" is not an IPv4 or IPv6 address or CIDR subnet (such as 10.0.0.0/8)`;
+}
+
+const IsTrustedSources = () =>
+  ValidateBy({
+    name: 'isTrustedSources',
+    validator: {
+      validate: (value: unknown) => trustedSourcesProblem(value) === null,
+      defaultMessage: (args) => trustedSourcesProblem(args?.value) ?? '',
+    },
+  });
+
 export function parseTrustProxy(value: string): TrustProxy {
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -77,6 +95,8 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_WINDOW_SECONDS = 60;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_KEY = 600;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_IP = 300;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_RESOLUTION_PER_IP = 6000;
+  @IsOptional() @IsTrustedSources() RESOLUTION_TRUSTED_SOURCES?: string;
   @IsTrustProxy() TRUST_PROXY = 'false';
   @Transform(toBool) @IsBoolean() ALLOW_EMBEDDED_DATABASE = false;
   @IsOptional() @IsString() @MinLength(16, { message: 'must be at least 16 characters' }) ADMIN_TOKEN?: string;
@@ -98,6 +118,10 @@ export class EnvironmentVariables {
   @Matches(PRIVATE_KEY, { message: 'must be a 0x-prefixed 32-byte hex private key' })
   CCIP_SIGNER_KEY?: string;
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) CCIP_SIGNATURE_TTL_SECONDS = 300;
+  @Transform(toInt) @IsInt() @Min(0) @Max(86400) RESOLUTION_CACHE_SECONDS = 0;
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL (the cache that takes PURGE)' })
+  CACHE_PURGE_URL?: string;
   @IsOptional() @IsString() @MaxLength(2000) CORS_ORIGIN?: string;
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/?#]+\/?$/, { message: 'must be an http(s) origin, such as https://subnames.example.com' })

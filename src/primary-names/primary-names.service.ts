@@ -94,11 +94,16 @@ export class PrimaryNamesService {
 
   /** The gateway's name() answer for a normalised name: the chosen name while it resolves back, else "". */
   async reverseAnswer(name: string): Promise<string> {
+    return (await this.reverseLookup(name)).answer;
+  }
+
+  /** The answer, and the chosen name it read (whose records decide it) for caches that must know. */
+  async reverseLookup(name: string): Promise<{ answer: string; chosen: string | null }> {
     const address = reverseAddress(name);
-    if (!address) return '';
+    if (!address) return { answer: '', chosen: null };
     const chosen = await this.chosen(address);
-    if (chosen === null) return '';
-    return ethAddressOf(await this.subnames.records(chosen)) === address ? chosen : '';
+    if (chosen === null) return { answer: '', chosen };
+    return { answer: ethAddressOf(await this.subnames.records(chosen)) === address ? chosen : '', chosen };
   }
 
   setup(address: string, resolver: string): PrimaryNameSetupResponse {

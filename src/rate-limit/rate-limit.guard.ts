@@ -7,12 +7,22 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
 import { AppConfig } from '../config/app-config';
 import { rateLimited } from '../metrics/metrics';
-import { IP_LIMIT, KEY_LIMIT, NO_RATE_LIMIT } from '../common/http/rate-limit.constants';
+import {
+  IP_LIMIT,
+  KEY_LIMIT,
+  NO_RATE_LIMIT,
+  RESOLUTION_BUDGET,
+  RESOLUTION_LIMIT,
+} from '../common/http/rate-limit.constants';
 import { RateLimitStorage, WindowCount } from './rate-limit.storage';
 import { RateLimitedError } from './rate-limit.errors';
+import { TrustedSources } from './trusted-sources';
 
-/** What a route is charged: nothing (NoRateLimit), its client address, or the address and then its API key. */
-type RoutePolicy = 'none' | 'address' | 'keyed';
+/**
+ * What a route is charged: nothing (NoRateLimit), its client address, the address and then its API key, or the
+ * address on the gateway's own budget (ResolutionBudget).
+ */
+type RoutePolicy = 'none' | 'address' | 'keyed' | 'resolution';
 
 /** One budget (per address or per key): its limit and the header values that never change. */
 class Budget {
@@ -58,6 +68,8 @@ export class RateLimitGuard implements CanActivate {
   private readonly windowMs: number;
   private readonly byAddress: Budget;
   private readonly byKey: Budget;
+  private readonly byResolution: Budget;
+  private readonly trusted: TrustedSources;
 
   constructor(
     private readonly storage: RateLimitStorage,
@@ -68,6 +80,8 @@ export class RateLimitGuard implements CanActivate {
     this.windowMs = config.rateLimit.windowSeconds * 1000;
     this.byAddress = new Budget(IP_LIMIT, config.rateLimit.perIp, this.windowMs);
     this.byKey = new Budget(KEY_LIMIT, config.rateLimit.perKey, this.windowMs);
+    this.byResolution = new Budget(RESOLUTION_LIMIT, config.rateLimit.resolutionPerIp, this.windowMs);
+    this.trusted = new TrustedSources(config.rateLimit.trustedSources);
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -77,11 +91,21 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<KeyedRequest>();
     const res = http.getResponse<Response>();
+    if (policy === 'resolution') return this.chargeResolution(req.ip, res);
     // The client address as Express derives it under TRUST_PROXY; IPv6 grouped by /64.
     const address = `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
     const counted = this.storage.hitInProcess(address, this.windowMs);
     if (counted && policy === 'address') return this.admit(res, this.byAddress, counted);
     return this.chargeKeyed(req, res, address, policy, counted);
+  }
+
+  /** A lookup: free from a trusted source, else counted per address apart from the write budgets. */
+  private chargeResolution(ip: string | undefined, res: Response): boolean | Promise<boolean> {
+    if (this.trusted.has(ip)) return true;
+    const tracker = `res:${ip ? normalizeIp(ip) : 'unknown'}`;
+    const counted = this.storage.hitInProcess(tracker, this.windowMs);
+    if (counted) return this.admit(res, this.byResolution, counted);
+    return this.storage.hit(tracker, this.windowMs).then((count) => this.admit(res, this.byResolution, count));
   }
 
   /** With a round trip: Redis or the cluster's primary counts the address, or the route takes an API key. */
@@ -112,8 +136,9 @@ export class RateLimitGuard implements CanActivate {
     if (count.hits > budget.limit) {
       rateLimited.inc({ limit: budget.name });
       const scope = budget.name === KEY_LIMIT ? 'API key' : 'client address';
+      const what = budget.name === RESOLUTION_LIMIT ? 'lookups' : 'requests';
       throw new RateLimitedError(
-        `More than ${budget.limit} requests in ${budget.seconds} s from this ${scope}; retry in ${secondsLeft} s`,
+        `More than ${budget.limit} ${what} in ${budget.seconds} s from this ${scope}; retry in ${secondsLeft} s`,
         secondsLeft,
         budget.headers(count.hits, secondsLeft),
       );
@@ -132,6 +157,7 @@ export class RateLimitGuard implements CanActivate {
     if (policy === undefined) {
       const targets = [handler, context.getClass()];
       if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, targets)) policy = 'none';
+      else if (this.reflector.getAllAndOverride<boolean>(RESOLUTION_BUDGET, targets)) policy = 'resolution';
       else if (this.reflector.getAllAndMerge<unknown[]>(GUARDS_METADATA, targets).includes(ApiKeyGuard))
         policy = 'keyed';
       else policy = 'address';

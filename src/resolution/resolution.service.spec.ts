@@ -26,7 +26,9 @@ describe(ResolutionService.name, () => {
   const HOLDER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
   const REVERSE = `${HOLDER.slice(2).toLowerCase()}.addr.reverse`;
   const primaryNames = {
-    reverseAnswer: jest.fn(async (name: string) => (name === REVERSE ? 'alice.oak.eth' : '')),
+    reverseLookup: jest.fn(async (name: string) =>
+      name === REVERSE ? { answer: 'alice.oak.eth', chosen: 'alice.oak.eth' } : { answer: '', chosen: null },
+    ),
   };
 
   function service(ttlSeconds: number, env: Record<string, string> = {}): ResolutionService {
@@ -55,15 +57,17 @@ describe(ResolutionService.name, () => {
     };
   });
 
-  it('signs the answer for the sender (any letter case) with an expiry of now + the signature lifetime', async () => {
+  it('signs the answer for the sender (any letter case) with an expiry of now + the lifetime, aligned', async () => {
     const sut = service(300);
     const data = call('alice.oak.eth');
     const before = Math.floor(Date.now() / 1000);
     const answer = await sut.resolve(SENDER.toLowerCase(), data);
     const [result, expires, signature] = AbiCoder.defaultAbiCoder().decode(['bytes', 'uint64', 'bytes'], answer.data);
     expect(AbiCoder.defaultAbiCoder().decode(['address'], result)[0]).toBe(ETH);
-    expect(Number(expires) - before).toBeGreaterThanOrEqual(300);
-    expect(Number(expires) - before).toBeLessThanOrEqual(301);
+    // Aligned to windows of 60 s (a fifth of 300): the start of now's window + 300.
+    expect(Number(expires) % 60).toBe(0);
+    expect(Number(expires) - before).toBeGreaterThan(240);
+    expect(Number(expires) - before).toBeLessThanOrEqual(300);
     expect(recoverAddress(ccipAnswerDigest(SENDER, expires, data, result), signature)).toBe(gateway.address);
     expect(subnames.records).toHaveBeenCalledWith('alice.oak.eth');
   });
@@ -80,6 +84,32 @@ describe(ResolutionService.name, () => {
     const short = service(11);
     expect(await maxAge(short, 'alice.oak.eth')).toBe(5);
     expect(await maxAge(short, 'plain.oak.eth')).toBe(5);
+  });
+
+  it('answers equal requests in one window with equal bytes and ETag, and skips signing for a matching ETag', async () => {
+    const sut = service(300, { RESOLUTION_CACHE_SECONDS: '600' });
+    const data = call('alice.oak.eth');
+    const sign = jest.spyOn(SigningService.prototype, 'signCcipAnswer');
+    const first = await sut.resolve(SENDER, data);
+    const second = await sut.resolve(SENDER.toLowerCase(), data);
+    expect(second.data).toBe(first.data);
+    expect(second.etag).toBe(first.etag);
+    expect(first).toMatchObject({ notModified: false, nodes: [namehash('alice.oak.eth')] });
+    // s-maxage: 600 asked, at most the remaining validity (more than 240 s) less 60 s.
+    expect(first.sharedMaxAgeSeconds).toBeGreaterThan(180);
+    expect(first.sharedMaxAgeSeconds).toBeLessThanOrEqual(240);
+    expect((await sut.resolve(SENDER, call('plain.oak.eth'))).etag).not.toBe(first.etag);
+    sign.mockClear();
+    const current = await sut.resolve(SENDER, data, `"other", ${first.etag}`);
+    expect(current).toMatchObject({ notModified: true, data: '', etag: first.etag });
+    expect(sign).not.toHaveBeenCalled();
+    expect((await service(300).resolve(SENDER, data)).sharedMaxAgeSeconds).toBe(0);
+    sign.mockRestore();
+  });
+
+  it('names the reverse name and the chosen primary name as what a name() answer read', async () => {
+    const answer = await service(300).resolve(SENDER, call(REVERSE, 'name'));
+    expect(answer.nodes).toEqual([namehash(REVERSE), namehash('alice.oak.eth')]);
   });
 
   it('refuses with the problem codes of docs/reference.md#resolution-gateway, naming the field', async () => {
@@ -112,7 +142,7 @@ describe(ResolutionService.name, () => {
       AbiCoder.defaultAbiCoder().decode(['bytes', 'uint64', 'bytes'], (await sut.resolve(SENDER, data)).data)[0];
     const name = await result(call(REVERSE, 'name'));
     expect(AbiCoder.defaultAbiCoder().decode(['string'], name)[0]).toBe('alice.oak.eth');
-    expect(primaryNames.reverseAnswer).toHaveBeenCalledWith(REVERSE);
+    expect(primaryNames.reverseLookup).toHaveBeenCalledWith(REVERSE);
     // Any other name: the empty string, signed like every answer.
     expect(AbiCoder.defaultAbiCoder().decode(['string'], await result(call('alice.oak.eth', 'name')))[0]).toBe('');
     const node = namehash(REVERSE);
@@ -129,7 +159,7 @@ describe(ResolutionService.name, () => {
 
   it('refuses name() whose node is not namehash("<address>.addr.reverse") of the name asked, with a 400', async () => {
     const sut = service(300);
-    primaryNames.reverseAnswer.mockClear();
+    primaryNames.reverseLookup.mockClear();
     const other = `${'ab'.repeat(20)}.addr.reverse`;
     for (const node of [namehash(other), namehash('alice.oak.eth'), namehash('addr.reverse')]) {
       const data = iface.encodeFunctionData('resolve', [dnsEncode(REVERSE), iface.encodeFunctionData('name', [node])]);
@@ -139,7 +169,7 @@ describe(ResolutionService.name, () => {
         errors: [{ field: 'data.node', message: expect.stringContaining(`not the namehash of ${REVERSE}`) }],
       });
     }
-    expect(primaryNames.reverseAnswer).not.toHaveBeenCalled();
+    expect(primaryNames.reverseLookup).not.toHaveBeenCalled();
   });
 
   it('describes its signer and the URL template for the resolver, on PUBLIC_URL', () => {

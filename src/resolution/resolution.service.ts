@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { checksumAddress } from '../common/ens/evm-address';
+import { nameHash } from '../common/ens/names';
 import { ValidationFailedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { PrimaryNamesService } from '../primary-names/primary-names.service';
 import { SigningService } from '../signing/signing.service';
 import { SubnamesService } from '../subnames/subnames.service';
+import { alignedExpires, answerEtag, etagMatches, sharedMaxAge } from './answer-caching';
 import { encodeGatewayResponse } from './answer-encoding';
 import { CcipSignerResponse } from './dto/ccip-read.dto';
 import { answerBytes } from './record-answers';
@@ -22,10 +24,16 @@ export function gatewayUrlTemplate(publicUrl: string | undefined): string | null
   return publicUrl === undefined ? null : `${publicUrl}/api/v1/${CCIP_READ_PATH}/{sender}/{data}.json`;
 }
 
-/** A signed gateway answer and how long clients may keep it. */
+/** A signed gateway answer (none when the client's copy is current), how long caches may keep it, what it read. */
 export interface GatewayAnswer {
+  /** Empty when `notModified`. */
   data: string;
+  notModified: boolean;
+  etag: string;
   maxAgeSeconds: number;
+  sharedMaxAgeSeconds: number;
+  /** The namehash of every name the answer read: the asked name, and for name() the chosen primary name. */
+  nodes: string[];
 }
 
 /** fn's value, or the 400 problem that names what is wrong with the request. */
@@ -52,20 +60,31 @@ export class ResolutionService {
     private readonly config: AppConfig,
   ) {}
 
-  async resolve(sender: string, data: string): Promise<GatewayAnswer> {
+  /** With `ifNoneMatch` naming the answer's ETag, no signature is made: the caller answers 304. */
+  async resolve(sender: string, data: string, ifNoneMatch?: string): Promise<GatewayAnswer> {
     const bytes = orRefuse(() => calldataBytes(data));
     const request = orRefuse(() => decodeResolveBytes(bytes));
     const records = await this.subnames.records(request.name);
     const asksName = request.queries.some((q) => q.kind === 'name');
-    const primaryName = asksName ? await this.primaryNames.reverseAnswer(request.name) : '';
-    const result = orRefuse(() => answerBytes(request, records, primaryName));
+    const reverse = asksName ? await this.primaryNames.reverseLookup(request.name) : undefined;
+    const result = orRefuse(() => answerBytes(request, records, reverse?.answer ?? ''));
     const lifetime = this.config.ccip.signatureTtlSeconds;
-    const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
-    const signature = await this.signing.signCcipAnswer(checksumAddress(sender), expires, bytes, result);
+    const now = Math.floor(Date.now() / 1000);
+    const expires = alignedExpires(now, lifetime);
+    const signer = this.signing.ccipAddress;
+    const etag = answerEtag(signer, sender, expires, bytes, result);
+    const notModified = etagMatches(ifNoneMatch, etag);
+    const signature = notModified
+      ? ''
+      : await this.signing.signCcipAnswer(checksumAddress(sender), BigInt(expires), bytes, result);
     return {
-      data: encodeGatewayResponse(result, expires, signature),
+      data: notModified ? '' : encodeGatewayResponse(result, BigInt(expires), signature),
+      notModified,
+      etag,
       // A cached answer keeps at least half its signature's lifetime.
       maxAgeSeconds: Math.min(records?.ttl ?? DEFAULT_MAX_AGE_SECONDS, Math.floor(lifetime / 2)),
+      sharedMaxAgeSeconds: sharedMaxAge(this.config.resolutionCache.sharedSeconds, expires, now),
+      nodes: reverse?.chosen ? [request.node, nameHash(reverse.chosen)] : [request.node],
     };
   }
 

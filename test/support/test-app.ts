@@ -24,6 +24,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     // Tests send thousands of requests from one address and key; the rate-limit tests set their own limits.
     RATE_LIMIT_PER_KEY: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
+    RATE_LIMIT_RESOLUTION_PER_IP: '1000000',
     ...overrides,
   };
 }

@@ -16,6 +16,8 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 export class JsonReplyAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    // A handler's 304 (a conditional GET it found current) stands over the route's default status, bodiless.
+    if (response.statusCode === 304) return response.end();
     if (!isJsonValue(body) || response.getHeader('content-type') !== undefined) {
       return super.reply(response, body, statusCode);
     }

@@ -1,5 +1,8 @@
 import { SetMetadata } from '@nestjs/common';
-import { NO_RATE_LIMIT } from './rate-limit.constants';
+import { NO_RATE_LIMIT, RESOLUTION_BUDGET } from './rate-limit.constants';
 
 /** Health, metrics: never rate limited (probes and scrapers must always get through). */
 export const NoRateLimit = (): MethodDecorator & ClassDecorator => SetMetadata(NO_RATE_LIMIT, true);
+
+/** The CCIP-Read gateway: its own budget per address, trusted sources (batch gateways, CDNs) unlimited. */
+export const ResolutionBudget = (): MethodDecorator & ClassDecorator => SetMetadata(RESOLUTION_BUDGET, true);

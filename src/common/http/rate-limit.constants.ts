@@ -3,3 +3,7 @@ export const KEY_LIMIT = 'key';
 export const IP_LIMIT = 'ip';
 /** Metadata of routes that are never limited (NoRateLimit). */
 export const NO_RATE_LIMIT = 'rate-limit:skip';
+/** The gateway's budget per client address (RATE_LIMIT_RESOLUTION_PER_IP), apart from the others. */
+export const RESOLUTION_LIMIT = 'resolution';
+/** Metadata of routes charged to the gateway's budget (ResolutionBudget). */
+export const RESOLUTION_BUDGET = 'rate-limit:resolution';

@@ -1,0 +1,139 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AbiCoder, dnsEncode, namehash, Wallet } from 'ethers';
+import request from 'supertest';
+import { RESOLVER_CALLS } from './support/calldata';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** The shipped VCL (deploy/varnish/default.vcl) in a real varnishd in front of the service. */
+const VARNISHD = '/usr/sbin/varnishd';
+const SENDER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
+const coder = AbiCoder.defaultAbiCoder();
+const urlCall = (name: string) =>
+  RESOLVER_CALLS.encodeFunctionData('resolve', [
+    dnsEncode(name),
+    RESOLVER_CALLS.encodeFunctionData('text(bytes32,string)', [namehash(name), 'url']),
+  ]);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+describe('the gateway behind Varnish with the shipped VCL', () => {
+  let t: TestApp;
+  let key: string;
+  let varnish: ChildProcess;
+  let workDir: string;
+  let cacheUrl: string;
+
+  beforeAll(async () => {
+    if (!existsSync(VARNISHD)) throw new Error(`${VARNISHD} is missing: apt-get install varnish (.ci/run does)`);
+    const cachePort = await freePort();
+    cacheUrl = `http://127.0.0.1:${cachePort}`;
+    t = await createTestApp({
+      CCIP_SIGNER_KEY: Wallet.createRandom().privateKey,
+      RESOLUTION_CACHE_SECONDS: '600',
+      CACHE_PURGE_URL: `${cacheUrl}/`,
+    });
+    await t.app.listen(0, '127.0.0.1');
+    const appPort = (t.app.getHttpServer().address() as AddressInfo).port;
+    key = (await t.issueKey(['oak.eth'])).key;
+    workDir = mkdtempSync(join(tmpdir(), 'varnish-'));
+    const vcl = readFileSync(join(__dirname, '../deploy/varnish/default.vcl'), 'utf8')
+      .replace('.host = "api";', '.host = "127.0.0.1";')
+      .replace('.port = "3000";', `.port = "${appPort}";`);
+    writeFileSync(join(workDir, 'test.vcl'), vcl);
+    varnish = spawn(
+      VARNISHD,
+      [
+        '-F',
+        '-j',
+        'none',
+        '-a',
+        `127.0.0.1:${cachePort}`,
+        '-f',
+        join(workDir, 'test.vcl'),
+        '-n',
+        workDir,
+        '-s',
+        'malloc,32m',
+      ],
+      { stdio: 'ignore' },
+    );
+    // Until varnishd answers and its probe finds the service healthy.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const ok = await fetch(`${cacheUrl}/api/v1/ccip-read/${SENDER}/${urlCall('probe.oak.eth')}.json`)
+        .then((r) => r.status === 200)
+        .catch(() => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error('varnishd did not serve the gateway within 30 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    varnish?.kill('SIGTERM');
+    await t?.close();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  const store = (url: string) =>
+    request(t.http)
+      .post('/api/v1/subnames')
+      .set('x-auth-token', key)
+      .send({ parentName: 'oak.eth', label: 'alice', texts: [{ key: 'url', value: url }] });
+  const lookup = () => fetch(`${cacheUrl}/api/v1/ccip-read/${SENDER}/${urlCall('alice.oak.eth')}.json`);
+  const urlOf = async (res: Response) => {
+    const [result] = coder.decode(['bytes', 'uint64', 'bytes'], ((await res.json()) as { data: string }).data);
+    return coder.decode(['string'], result)[0] as string;
+  };
+
+  it('serves 1,000 identical lookups with one origin hit; the rest are cache hits with an Age', async () => {
+    await store('https://one.example').expect(201);
+    await new Promise((r) => setTimeout(r, 300));
+    const misses: number[] = [];
+    let lastAge = '';
+    for (let i = 0; i < 1000; i++) {
+      const res = await lookup();
+      expect(res.status).toBe(200);
+      if (res.headers.get('x-cache') !== 'HIT') misses.push(i);
+      lastAge = res.headers.get('age') ?? '';
+      if (i === 0) expect(await urlOf(res)).toBe('https://one.example');
+      else await res.arrayBuffer();
+    }
+    expect(misses.length).toBeLessThanOrEqual(2);
+    expect(lastAge).toMatch(/^\d+$/);
+  }, 120_000);
+
+  it('a write purges the cached answer within a second; the next lookup is fresh', async () => {
+    const cached = await lookup();
+    expect(cached.headers.get('x-cache')).toBe('HIT');
+    await cached.arrayBuffer();
+    const written = Date.now();
+    await store('https://two.example').expect(200);
+    let seen = '';
+    while (Date.now() - written < 1_000) {
+      seen = await urlOf(await lookup());
+      if (seen === 'https://two.example') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(seen).toBe('https://two.example');
+    expect(Date.now() - written).toBeLessThan(1_000);
+    // And then cached again.
+    await (await lookup()).arrayBuffer();
+    const again = await lookup();
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(await urlOf(again)).toBe('https://two.example');
+  });
+});
