@@ -58,7 +58,7 @@ export class ResolutionService {
     const records = await this.subnames.records(request.name);
     const asksName = request.queries.some((q) => q.kind === 'name');
     const primaryName = asksName ? await this.primaryNames.reverseAnswer(request.name) : '';
-    const result = orRefuse(() => answerBytes(request, records, primaryName));
+    const result = orRefuse(() => answerBytes(request, records, primaryName, bytes.length));
     const lifetime = this.config.ccip.signatureTtlSeconds;
     const expires = BigInt(Math.floor(Date.now() / 1000) + lifetime);
     const signature = await this.signing.signCcipAnswer(checksumAddress(sender), expires, bytes, result);
