@@ -20,6 +20,8 @@ export const IMPORT_USAGE = `  import FILE --url URL --key KEY [--dry-run] [--ba
       outside the length bounds is left to the service, which accepts its legacy parents).`;
 
 const DEFAULT_BATCH_SIZE = 500;
+/** Refusals listed with their reasons; the rest are counted, so a file of bad lines reports in bounded memory. */
+export const MAX_LISTED_REFUSALS = 1000;
 /** Below the batch route's 2 MB body limit, with room for the envelope. */
 const MAX_CHUNK_BYTES = 2 * 1024 * 1024 - 4096;
 
@@ -38,7 +40,10 @@ export interface ImportSummary {
   valid: number;
   created: number;
   updated: number;
+  /** The first MAX_LISTED_REFUSALS refusals, by line. */
   refused: Refusal[];
+  /** Every refusal, listed or not. */
+  refusedCount: number;
   /**
    * In a dry run, the valid entries only the service can decide: a parentName outside the length bounds, which
    * it accepts when it stored that parent before the bounds held the normalised form (a legacy parent).
@@ -106,6 +111,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     created: 0,
     updated: 0,
     refused: [],
+    refusedCount: 0,
     leftToService: [],
     primaryNamesEnded: [],
   };
@@ -117,14 +123,16 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     },
     Presets.shades_classic,
   );
-  const counts = () => ({ created: summary.created, updated: summary.updated, refused: summary.refused.length });
+  const counts = () => ({ created: summary.created, updated: summary.updated, refused: summary.refusedCount });
   bar.start(entries, 0, counts());
   const at = (record: ImportRecord, reason: string): Refusal => ({
     line: record.line,
     ...(record.item !== undefined ? { item: record.item } : {}),
     reason,
   });
-  const refuse = (record: ImportRecord, reason: string) => summary.refused.push(at(record, reason));
+  const refuse = (record: ImportRecord, reason: string) => {
+    if (summary.refusedCount++ < MAX_LISTED_REFUSALS) summary.refused.push(at(record, reason));
+  };
   const url = batchUrl(options.url);
 
   /** Sends a chunk; on a refusal that names items, refuses those and sends the rest; splits a chunk too large. */
@@ -203,8 +211,8 @@ export function formatSummary(s: ImportSummary, url: string): string {
   const kind = s.format === 'json-array' ? 'JSON array' : 'NDJSON';
   const lines = [
     s.dryRun
-      ? `dry run of ${s.file} (${kind}, ${s.entries} entries): ${s.valid} valid, ${s.refused.length} refused; nothing was sent`
-      : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refused.length}`,
+      ? `dry run of ${s.file} (${kind}, ${s.entries} entries): ${s.valid} valid, ${s.refusedCount} refused; nothing was sent`
+      : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refusedCount}`,
   ];
   if (s.stopped) lines.push(`stopped: ${s.stopped}`);
   if (s.leftToService.length > 0) {
@@ -220,6 +228,8 @@ export function formatSummary(s: ImportSummary, url: string): string {
   if (s.refused.length > 0) {
     lines.push('refused:');
     for (const r of s.refused) lines.push(`  ${describeLocation(r)}: ${r.reason}`);
+    const more = s.refusedCount - s.refused.length;
+    if (more > 0) lines.push(`  … and ${more} more refused, not listed (the first ${s.refused.length} are)`);
   }
   return lines.join('\n');
 }
@@ -230,6 +240,6 @@ export async function runImport(argv: string[]): Promise<{ output: string; exitC
   const summary = await importFile(options);
   return {
     output: options.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, options.url),
-    exitCode: summary.refused.length > 0 || summary.stopped ? 1 : 0,
+    exitCode: summary.refusedCount > 0 || summary.stopped ? 1 : 0,
   };
 }
