@@ -4,8 +4,11 @@
  * in a loop; one probe at a time measures liveness meanwhile. Figures only: nothing here passes or fails.
  *   - batch: the worst-case batch body, 2 MB of `{}` items (about 690,000, far past the 1000 allowed), valid key;
  *   - multicall: the gateway's worst case, a multicall of as many text() calls of a long record as 64 KB carries;
- *   - oversized: a burst of keyless 1 MB bodies on a 64 KB route (refused 413).
+ *   - oversized: a burst of keyless 1 MB bodies on a 64 KB route (refused 413);
+ *   - validation: batches of 1,000 items × 20 addresses from one key, 6 at once (issue 35.2), with another
+ *     client's reads (GET /subnames/long.oak.eth) timed beside liveness.
  */
+import { evmCoinTypeToNameMap } from '@ensdomains/address-encoder';
 import { dnsEncode, Interface, namehash } from 'ethers';
 import { processTreeMb } from './service';
 
@@ -20,6 +23,9 @@ export interface AbuseRow {
   probeP99: number;
   probeMax: number;
   probes: number;
+  /** Another client's read latencies (ms) while the attack ran, when measured. */
+  readP50?: number;
+  readP99?: number;
   /** The attack's answers by status. */
   statuses: Record<string, number>;
   /** Resident memory of the service's processes after the attack. */
@@ -54,6 +60,7 @@ async function measure(
   pid: number,
   senders: number,
   attack?: (statuses: Record<string, number>) => Promise<void>,
+  readUrl?: string,
 ): Promise<AbuseRow> {
   const statuses: Record<string, number> = {};
   const until = Date.now() + ABUSE_SECONDS * 1000;
@@ -62,16 +69,21 @@ async function measure(
         while (Date.now() < until) await attack(statuses);
       })
     : [];
-  const latencies: number[] = [];
-  while (Date.now() < until) {
-    const started = performance.now();
-    await send(`${base}/health/live`, {}, {});
-    latencies.push(performance.now() - started);
-  }
+  /** Times `url`, one request at a time, until the attack ends. */
+  const probe = async (url: string) => {
+    const times: number[] = [];
+    while (Date.now() < until) {
+      const started = performance.now();
+      await send(url, {}, {});
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const [latencies, reads] = await Promise.all([probe(`${base}/health/live`), readUrl ? probe(readUrl) : []]);
   await Promise.all(loops);
-  latencies.sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms * 10) / 10;
   return {
+    ...(readUrl ? { readP50: round(percentile(reads, 50)), readP99: round(percentile(reads, 99)) } : {}),
     name,
     probeP50: round(percentile(latencies, 50)),
     probeP99: round(percentile(latencies, 99)),
@@ -147,19 +159,50 @@ export async function measureAbuse(base: string, key: string, pid: number): Prom
         ),
     ),
   );
+  const coins = [60, ...Object.keys(evmCoinTypeToNameMap).map(Number)].slice(0, 20);
+  const heavy = (n: number) =>
+    JSON.stringify({
+      items: Array.from({ length: 1000 }, (_, i) => ({
+        parentName: 'oak.eth',
+        label: `heavy${n}-${i}`,
+        addresses: coins.map((coin) => ({ coin, value: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })),
+      })),
+    });
+  const heavyBodies = [0, 1, 2, 3, 4, 5].map(heavy);
+  let sent = 0;
+  rows.push(
+    await measure(
+      `validation-heavy batches (1,000 items × 20 addresses, ${Math.round(heavyBodies[0].length / 1024)} KB), 6 at once from one key`,
+      base,
+      pid,
+      6,
+      (s) =>
+        send(
+          `${base}/api/v1/subnames/batch`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-auth-token': key },
+            body: heavyBodies[sent++ % heavyBodies.length],
+          },
+          s,
+        ),
+      `${base}/api/v1/subnames/${name}`,
+    ),
+  );
   return rows;
 }
 
 export function printAbuse(rows: AbuseRow[]): void {
   console.log('\n#### liveness under abuse (GET /health/live, one probe at a time)\n');
-  console.log('| while | probes | p50 ms | p99 ms | max ms | attack answers | RSS after MB |');
-  console.log('|---|---:|---:|---:|---:|---|---:|');
+  console.log('| while | probes | p50 ms | p99 ms | max ms | other read p50/p99 ms | attack answers | RSS after MB |');
+  console.log('|---|---:|---:|---:|---:|---:|---|---:|');
   for (const r of rows) {
     const answers = Object.entries(r.statuses)
       .map(([status, n]) => `${status}×${n}`)
       .join(' ');
     console.log(
-      `| ${r.name} | ${r.probes} | ${r.probeP50} | ${r.probeP99} | ${r.probeMax} | ${answers || '-'} | ${r.rssMb} |`,
+      `| ${r.name} | ${r.probes} | ${r.probeP50} | ${r.probeP99} | ${r.probeMax} | ` +
+        `${r.readP99 === undefined ? '-' : `${r.readP50} / ${r.readP99}`} | ${answers || '-'} | ${r.rssMb} |`,
     );
   }
 }

@@ -2,7 +2,12 @@ import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** Replicas sized for a burst: waiting for a pooled connection must not time out the test's own burst. */
-const REPLICA_ENV = { DATABASE_POOL_SIZE: '10', DATABASE_CONNECT_TIMEOUT_MS: '60000' };
+const REPLICA_ENV = {
+  DATABASE_POOL_SIZE: '10',
+  DATABASE_CONNECT_TIMEOUT_MS: '60000',
+  // The race needs one key's batches in flight together, which a key may not have by default.
+  BATCHES_IN_FLIGHT_PER_KEY: '8',
+};
 const QUOTA = 1000;
 const BATCHES = 8;
 const BATCH_SIZE = 150;

@@ -5,9 +5,14 @@ import { evmCoinTypeToNameMap } from '@ensdomains/address-encoder';
 import { AbiCoder, dnsEncode, namehash, recoverAddress, toUtf8Bytes, Wallet } from 'ethers';
 import fc from 'fast-check';
 import request from 'supertest';
-import { MAX_ANSWER_BYTES } from '../src/resolution/record-answers';
+import {
+  ANSWER_BASE_BYTES,
+  ANSWER_PER_REQUEST_BYTE,
+  answerLimit,
+  MAX_ANSWER_BYTES,
+} from '../src/resolution/record-answers';
 import { MAX_MULTICALL_CALLS } from '../src/resolution/request-decoding';
-import { sharedOffsetMulticallArb } from './fuzz/generators';
+import { sharedOffsetMulticall, sharedOffsetMulticallArb } from './fuzz/generators';
 import { ccipAnswerDigest } from './support/ccip-reference';
 import { createTestApp, TestApp } from './support/test-app';
 import { RESOLVER_CALLS } from './support/calldata';
@@ -27,6 +32,14 @@ const FULL_KEYS = Array.from({ length: 50 }, (_, i) => `com.k${i}`);
 const EVM_COINS = Object.keys(evmCoinTypeToNameMap).map(Number);
 const COUNT_REFUSAL = (n: number) => `is a multicall of ${n} calls; the gateway answers at most ${MAX_MULTICALL_CALLS}`;
 const SIZE_REFUSAL = `asks for answers of more than ${MAX_ANSWER_BYTES} bytes, the most one gateway answer holds`;
+/** The refusal of an answer over its request's relative bound; `data` is the request's 0x-hex calldata. */
+const RELATIVE_REFUSAL = (data: string) => {
+  const size = (data.length - 2) / 2;
+  return (
+    `asks for answers of more than ${answerLimit(size)} bytes, the most a request of ${size} bytes gets ` +
+    `(${ANSWER_PER_REQUEST_BYTE} times its size plus ${ANSWER_BASE_BYTES})`
+  );
+};
 const padded = (n: number) => Math.ceil(n / 32) * 32;
 
 describe('CCIP-Read gateway bounds on one answer (calls per multicall, bytes per answer)', () => {
@@ -124,6 +137,40 @@ describe('CCIP-Read gateway bounds on one answer (calls per multicall, bytes per
     expectRefusal(await post(multicall(LONG, new Array<string>(fits + 1).fill(text(LONG, 'com.long')))), SIZE_REFUSAL);
   });
 
+  /** resolve(LONG, multicall) whose `heads` heads all point at one text(LONG, 'com.long') call of 8,000 bytes. */
+  const sharedLongText = (heads: number) =>
+    iface.encodeFunctionData('resolve', [
+      dnsEncode(LONG),
+      sharedOffsetMulticall([text(LONG, 'com.long')], new Array<number>(heads).fill(0)),
+    ]);
+  /** The answer's size: the bytes[] words, and per head its offset and abi.encode(string) of 8,000 bytes. */
+  const sharedAnswerSize = (heads: number) => 64 + heads * (32 + 32 + 32 + 32 + 8000);
+
+  it('refuses a 2.5 KB request whose shared heads ask for a 480 KB answer, naming the relative bound', async () => {
+    const data = sharedLongText(59);
+    const size = (data.length - 2) / 2;
+    expect(size).toBeLessThan(2600);
+    // Inside the absolute bound, about 190 times the request.
+    expect(sharedAnswerSize(59)).toBeLessThan(MAX_ANSWER_BYTES);
+    expect(sharedAnswerSize(59) / size).toBeGreaterThan(180);
+    expectRefusal(await post(data), RELATIVE_REFUSAL(data));
+    expect(answerLimit(size)).toBe(ANSWER_PER_REQUEST_BYTE * size + ANSWER_BASE_BYTES);
+    expectRefusal(await request(t.http).get(`/api/v1/ccip-read/${SENDER}/${data}.json`), RELATIVE_REFUSAL(data));
+  });
+
+  it('answers a shared-offset multicall up to 64 times its size plus 16 KB, refuses one head more', async () => {
+    const within = (heads: number) => sharedAnswerSize(heads) <= answerLimit((sharedLongText(heads).length - 2) / 2);
+    let heads = 1;
+    while (within(heads + 1)) heads++;
+    expect(heads).toBeGreaterThan(2);
+    const answered = sharedLongText(heads);
+    const res = await post(answered).expect(200);
+    const [parts] = coder.decode(['bytes[]'], result(res.body.data, answered));
+    expect(parts).toHaveLength(heads);
+    expect(coder.decode(['string'], parts[heads - 1])[0]).toBe(LONGEST);
+    expectRefusal(await post(sharedLongText(heads + 1)), RELATIVE_REFUSAL(sharedLongText(heads + 1)));
+  });
+
   it('answers every record of a name holding the longest texts there are, each asked once', async () => {
     const node = namehash(FULL);
     const calls = [
@@ -165,9 +212,10 @@ describe('CCIP-Read gateway bounds on one answer (calls per multicall, bytes per
           return expectRefusal(res, COUNT_REFUSAL(calls.length));
         }
         const size = calls.reduce((sum, call) => sum + 64 + padded(answerLength(call)), 64);
-        if (size > MAX_ANSWER_BYTES) {
+        if (size > answerLimit((data.length - 2) / 2)) {
           tally.bytes++;
-          return expectRefusal(res, SIZE_REFUSAL);
+          const absolute = answerLimit((data.length - 2) / 2) === MAX_ANSWER_BYTES;
+          return expectRefusal(res, absolute ? SIZE_REFUSAL : RELATIVE_REFUSAL(data));
         }
         expect(res.status).toBe(200);
         tally.answered++;

@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { RedisOptions } from 'ioredis';
+import { LIVENESS_OPTIONS, watchLiveness } from '../common/redis/liveness';
 import type { ChangeTopics, Topic } from './change-topics';
 
 export interface RelayOptions {
@@ -18,12 +19,14 @@ export interface RelayOptions {
 export class RedisRelay {
   private readonly sub: Redis;
   private readonly pub: Redis;
+  private readonly pubLiveness: { commandFailed: (e: unknown) => void };
 
   constructor(private readonly options: RelayOptions) {
     const common = {
       lazyConnect: true,
       connectTimeout: 2_000,
       retryStrategy: (times: number) => Math.min(times * 250, 2_000),
+      ...LIVENESS_OPTIONS,
     };
     this.sub = options.createRedis({ ...common, maxRetriesPerRequest: null });
     this.pub = options.createRedis({
@@ -33,6 +36,8 @@ export class RedisRelay {
       commandTimeout: 500,
     });
     // ioredis emits 'error' on every failed reconnect; without a listener that would crash the process.
+    this.pubLiveness = watchLiveness(this.pub);
+    watchLiveness(this.sub);
     this.sub.on('error', () => undefined);
     this.pub.on('error', () => undefined);
     this.sub.on('message', (channel: string, message: string) => this.heard(channel, message));
@@ -48,7 +53,7 @@ export class RedisRelay {
   publish(topic: Topic, keys: string[]): void {
     if (this.pub.status !== 'ready' || keys.length === 0) return;
     const message = JSON.stringify({ from: this.options.instance, names: keys });
-    this.pub.publish(topic.redisChannel, message).catch(() => undefined);
+    this.pub.publish(topic.redisChannel, message).catch((e: unknown) => this.pubLiveness.commandFailed(e));
   }
 
   stop(): void {

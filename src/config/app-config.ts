@@ -40,6 +40,8 @@ export class AppConfig {
   readonly allowEmbeddedDatabase: boolean;
   readonly adminToken?: string;
   readonly quotaDefault: number;
+  /** POST /subnames/batch requests one key may have in flight in one process (issue 35.2). */
+  readonly batchesInFlightPerKey: number;
   readonly mint: { signatureTtlSeconds: number; mainnet: NetworkConfig; testnet: NetworkConfig };
   /** The CCIP-Read gateway's signer (docs/reference.md#resolution-gateway). */
   readonly ccip: { signatureTtlSeconds: number; signerKey?: string };
@@ -90,6 +92,7 @@ export class AppConfig {
     this.allowEmbeddedDatabase = e.ALLOW_EMBEDDED_DATABASE;
     this.adminToken = e.ADMIN_TOKEN;
     this.quotaDefault = e.SUBNAME_QUOTA_DEFAULT;
+    this.batchesInFlightPerKey = e.BATCHES_IN_FLIGHT_PER_KEY;
     this.mint = {
       signatureTtlSeconds: e.MINT_SIGNATURE_TTL_SECONDS,
       mainnet: {

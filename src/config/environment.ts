@@ -101,6 +101,7 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean() ALLOW_EMBEDDED_DATABASE = false;
   @IsOptional() @IsString() @MinLength(16, { message: 'must be at least 16 characters' }) ADMIN_TOKEN?: string;
   @Transform(toInt) @IsInt() @Min(0) @Max(2147483647) SUBNAME_QUOTA_DEFAULT = 2000;
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000) BATCHES_IN_FLIGHT_PER_KEY = 1;
   @Transform(toInt) @IsInt() @Min(1) @Max(86400) MINT_SIGNATURE_TTL_SECONDS = 600;
   @Transform(toInt) @IsInt() @Min(1) MINT_MAINNET_CHAIN_ID = 1;
   @IsContract()

@@ -19,6 +19,8 @@ export const IMPORT_USAGE = `  import FILE --url URL --key KEY [--dry-run] [--ba
       line numbers and the exit code is 1. --dry-run validates the whole file and sends nothing.`;
 
 const DEFAULT_BATCH_SIZE = 500;
+/** Refusals listed with their reasons; the rest are counted, so a file of bad lines reports in bounded memory. */
+export const MAX_LISTED_REFUSALS = 1000;
 /** Below the batch route's 2 MB body limit, with room for the envelope. */
 const MAX_CHUNK_BYTES = 2 * 1024 * 1024 - 4096;
 
@@ -37,7 +39,10 @@ export interface ImportSummary {
   valid: number;
   created: number;
   updated: number;
+  /** The first MAX_LISTED_REFUSALS refusals, by line. */
   refused: Refusal[];
+  /** Every refusal, listed or not. */
+  refusedCount: number;
   /** Primary names the import ended by moving their name's coin-60 address (`<address> <name>`). */
   primaryNamesEnded: string[];
   /** Why sending stopped early (the key was refused); the entries not sent are among the refused. */
@@ -100,6 +105,7 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     created: 0,
     updated: 0,
     refused: [],
+    refusedCount: 0,
     primaryNamesEnded: [],
   };
   const bar = new SingleBar(
@@ -110,14 +116,16 @@ export async function importFile(options: Options): Promise<ImportSummary> {
     },
     Presets.shades_classic,
   );
-  const counts = () => ({ created: summary.created, updated: summary.updated, refused: summary.refused.length });
+  const counts = () => ({ created: summary.created, updated: summary.updated, refused: summary.refusedCount });
   bar.start(entries, 0, counts());
   const at = (record: ImportRecord, reason: string): Refusal => ({
     line: record.line,
     ...(record.item !== undefined ? { item: record.item } : {}),
     reason,
   });
-  const refuse = (record: ImportRecord, reason: string) => summary.refused.push(at(record, reason));
+  const refuse = (record: ImportRecord, reason: string) => {
+    if (summary.refusedCount++ < MAX_LISTED_REFUSALS) summary.refused.push(at(record, reason));
+  };
   const url = batchUrl(options.url);
 
   /** Sends a chunk; on a refusal that names items, refuses those and sends the rest; splits a chunk too large. */
@@ -195,8 +203,8 @@ export function formatSummary(s: ImportSummary, url: string): string {
   const kind = s.format === 'json-array' ? 'JSON array' : 'NDJSON';
   const lines = [
     s.dryRun
-      ? `dry run of ${s.file} (${kind}, ${s.entries} entries): ${s.valid} valid, ${s.refused.length} refused; nothing was sent`
-      : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refused.length}`,
+      ? `dry run of ${s.file} (${kind}, ${s.entries} entries): ${s.valid} valid, ${s.refusedCount} refused; nothing was sent`
+      : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refusedCount}`,
   ];
   if (s.stopped) lines.push(`stopped: ${s.stopped}`);
   if (s.primaryNamesEnded.length > 0) {
@@ -206,6 +214,8 @@ export function formatSummary(s: ImportSummary, url: string): string {
   if (s.refused.length > 0) {
     lines.push('refused:');
     for (const r of s.refused) lines.push(`  ${describeLocation(r)}: ${r.reason}`);
+    const more = s.refusedCount - s.refused.length;
+    if (more > 0) lines.push(`  … and ${more} more refused, not listed (the first ${s.refused.length} are)`);
   }
   return lines.join('\n');
 }
@@ -216,6 +226,6 @@ export async function runImport(argv: string[]): Promise<{ output: string; exitC
   const summary = await importFile(options);
   return {
     output: options.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, options.url),
-    exitCode: summary.refused.length > 0 || summary.stopped ? 1 : 0,
+    exitCode: summary.refusedCount > 0 || summary.stopped ? 1 : 0,
   };
 }

@@ -1,7 +1,17 @@
-import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { open, readFile, stat } from 'node:fs/promises';
+import { fileLines, firstInvalidUtf8Line } from './file-lines';
 import { fromNameStone, isNameStoneEntry } from './namestone';
+
+/** A JSON array is parsed whole: past this size it is refused with a way out rather than exhausting memory. */
+export const MAX_ARRAY_FILE_BYTES = 64 * 1024 * 1024;
+
+function arrayTooLarge(size: number): string {
+  return (
+    `the file is a JSON array of ${size} bytes; a JSON array is read whole and may be at most ` +
+    `${MAX_ARRAY_FILE_BYTES} bytes: write it as NDJSON, one entry a line (jq -c '.[]' FILE > FILE.ndjson), ` +
+    'which is read line by line whatever its size'
+  );
+}
 
 /** One entry of an import file, where it stands, and the POST /subnames body it becomes (or why it cannot). */
 export interface ImportRecord {
@@ -78,8 +88,23 @@ export function arrayElementLines(text: string): number[] {
   return lines;
 }
 
+/** The whole text of a JSON array file, or why it is not read (too large, invalid UTF-8). */
+async function arrayText(path: string): Promise<{ text: string } | { problem: ImportRecord }> {
+  const { size } = await stat(path);
+  if (size > MAX_ARRAY_FILE_BYTES) return { problem: { line: 1, problem: arrayTooLarge(size) } };
+  const bytes = await readFile(path);
+  const bad = firstInvalidUtf8Line(bytes);
+  if (bad !== null) return { problem: { line: bad, problem: 'is not valid UTF-8' } };
+  return { text: bytes.toString('utf8').replace(/^\uFEFF/, '') };
+}
+
 async function* readJsonArray(path: string): AsyncGenerator<ImportRecord> {
-  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  const read = await arrayText(path);
+  if ('problem' in read) {
+    yield read.problem;
+    return;
+  }
+  const { text } = read;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -96,11 +121,11 @@ async function* readJsonArray(path: string): AsyncGenerator<ImportRecord> {
 }
 
 async function* readNdjson(path: string): AsyncGenerator<ImportRecord> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+  for await (const { line, text, problem } of fileLines(path)) {
+    if (problem !== undefined || text === undefined) {
+      yield { line, problem: problem ?? 'cannot be read' };
+      continue;
+    }
     if (text.trim() === '') continue;
     let value: unknown;
     try {
@@ -122,14 +147,15 @@ export function readImportFile(path: string, format: ImportFormat): AsyncGenerat
 export async function countEntries(path: string, format: ImportFormat): Promise<number> {
   if (format === 'json-array') {
     try {
-      const parsed: unknown = JSON.parse((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''));
+      const read = await arrayText(path);
+      if ('problem' in read) return 1;
+      const parsed: unknown = JSON.parse(read.text);
       return Array.isArray(parsed) ? parsed.length : 1;
     } catch {
       return 1;
     }
   }
   let n = 0;
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  for await (const raw of lines) if (raw.trim() !== '') n++;
+  for await (const { text } of fileLines(path)) if (text === undefined || text.trim() !== '') n++;
   return n;
 }

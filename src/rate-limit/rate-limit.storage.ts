@@ -5,6 +5,7 @@ import { rateLimitRedisUp } from '../metrics/metrics';
 import { HostWindows } from './host-windows';
 import { MemoryWindows, WindowCount } from './memory-windows';
 import { RedisWindows } from './redis-windows';
+import { SwitchCarry } from './switch-carry';
 
 export type { WindowCount } from './memory-windows';
 
@@ -19,6 +20,7 @@ export class RateLimitStorage implements OnModuleInit, OnApplicationShutdown {
   private readonly memory?: MemoryWindows;
   private readonly host?: HostWindows;
   private readonly redis?: RedisWindows;
+  private readonly carry = new SwitchCarry();
 
   constructor(config: AppConfig) {
     rateLimitRedisUp.set(0);
@@ -44,9 +46,15 @@ export class RateLimitStorage implements OnModuleInit, OnApplicationShutdown {
     return this.redis ? undefined : this.memory?.hit(key, windowMs);
   }
 
-  /** Counts one hit of `key`: in Redis when it is configured and answers, else on this host. */
+  /**
+   * Counts one hit of `key`: in Redis when it is configured and answers, else on this host; the window counted
+   * before a switch between the two still counts until it ends (no burst across a switch).
+   */
   async hit(key: string, windowMs: number): Promise<WindowCount> {
-    return (await this.redis?.hit(key, windowMs)) ?? this.hitOnHost(key, windowMs);
+    if (!this.redis) return this.hitOnHost(key, windowMs);
+    const shared = await this.redis.hit(key, windowMs);
+    if (shared) return this.carry.count(key, 'redis', shared);
+    return this.carry.count(key, 'host', await this.hitOnHost(key, windowMs));
   }
 
   /** Gives back one hit of the current window, where it was counted (Redis when it answers). */

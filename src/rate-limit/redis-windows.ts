@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
+import { LIVENESS_OPTIONS, watchLiveness } from '../common/redis/liveness';
 import { rateLimitRedisUp } from '../metrics/metrics';
 import { HitGroup, HitsPerTurn, settle } from './hits-per-turn';
 import type { WindowCount } from './memory-windows';
@@ -39,6 +40,7 @@ type RedisWithHit = Redis & {
 export class RedisWindows {
   private readonly logger = new Logger('RateLimit');
   private readonly redis: RedisWithHit;
+  private readonly liveness: { commandFailed: (e: unknown) => void };
   private readonly turn = new HitsPerTurn((groups) => groups.forEach((group) => void this.sendGroup(group)));
   private failedAt = 0;
   private probing = false;
@@ -60,7 +62,9 @@ export class RedisWindows {
       // No auto-pipelining: hits already go one command per key and turn, and ioredis's pipeline object per
       // turn cost more than the writes it saved.
       enableAutoPipelining: false,
+      ...LIVENESS_OPTIONS,
     }) as RedisWithHit;
+    this.liveness = watchLiveness(this.redis);
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
     // ioredis emits 'error' on every failed reconnect; without a listener that would crash the process.
@@ -82,7 +86,8 @@ export class RedisWindows {
     if (this.redis.status !== 'ready') return false;
     try {
       return (await this.redis.ping()) === 'PONG';
-    } catch {
+    } catch (e) {
+      this.liveness.commandFailed(e);
       return false;
     }
   }
@@ -148,6 +153,7 @@ export class RedisWindows {
   }
 
   private fail(e: Error): void {
+    this.liveness.commandFailed(e);
     this.failedAt = Date.now();
     rateLimitRedisUp.set(0);
     if (this.degraded || this.closed) return;

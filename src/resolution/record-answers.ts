@@ -19,6 +19,30 @@ import { CalldataError } from './resolution.errors';
  * does not.
  */
 export const MAX_ANSWER_BYTES = 512 * 1024;
+/** An answer may also be at most this many times its request's calldata, plus ANSWER_BASE_BYTES (issue 35.8). */
+export const ANSWER_PER_REQUEST_BYTE = 64;
+/** Room for any single call's answer (the longest text is about 8 KB) whatever the request's size. */
+export const ANSWER_BASE_BYTES = 16 * 1024;
+
+/** The most bytes the answer to `requestBytes` bytes of calldata may take: relative to it, and absolutely. */
+export function answerLimit(requestBytes: number): number {
+  return Math.min(MAX_ANSWER_BYTES, ANSWER_PER_REQUEST_BYTE * requestBytes + ANSWER_BASE_BYTES);
+}
+
+/** The refusal of a multicall whose answers pass `limit`, naming the bound that governs. */
+function tooLarge(limit: number, requestBytes: number): CalldataError {
+  if (limit === MAX_ANSWER_BYTES) {
+    return new CalldataError(
+      'data.call',
+      `asks for answers of more than ${limit} bytes, the most one gateway answer holds`,
+    );
+  }
+  return new CalldataError(
+    'data.call',
+    `asks for answers of more than ${limit} bytes, the most a request of ${requestBytes} bytes gets ` +
+      `(${ANSWER_PER_REQUEST_BYTE} times its size plus ${ANSWER_BASE_BYTES})`,
+  );
+}
 
 export const COIN_TYPE_ETH = 60n;
 /** ENSIP-19's default EVM address: chain id 0 as an ENSIP-11 coin type. */
@@ -91,22 +115,24 @@ function resultBytes(query: RecordQuery, records: SubnameRecords | null, primary
 
 /**
  * The ABI-encoded result of the request's inner call (for a multicall, bytes[] of each call's result), refused
- * as soon as the results built pass MAX_ANSWER_BYTES; name() answers `primaryName`, the name's primary-name answer
- * ("" for any name that is not an address's reverse name).
+ * as soon as the results built pass answerLimit(requestBytes) (the calldata's length; unknown: MAX_ANSWER_BYTES);
+ * name() answers `primaryName`, the name's primary-name answer ("" for any name that is not an address's reverse
+ * name).
  */
-export function answerBytes(request: ResolveRequest, records: SubnameRecords | null, primaryName = ''): Uint8Array {
+export function answerBytes(
+  request: ResolveRequest,
+  records: SubnameRecords | null,
+  primaryName = '',
+  requestBytes = Infinity,
+): Uint8Array {
   if (!request.multicall) return resultBytes(request.queries[0], records, primaryName);
+  const limit = answerLimit(requestBytes);
   const results: Uint8Array[] = [];
   let size = EMPTY_BYTES_ARRAY_SIZE;
   for (const query of request.queries) {
     const result = resultBytes(query, records, primaryName);
     size += bytesArrayElementSize(result.length);
-    if (size > MAX_ANSWER_BYTES) {
-      throw new CalldataError(
-        'data.call',
-        `asks for answers of more than ${MAX_ANSWER_BYTES} bytes, the most one gateway answer holds`,
-      );
-    }
+    if (size > limit) throw tooLarge(limit, requestBytes);
     results.push(result);
   }
   return encodeBytesArrayResult(results);

@@ -67,7 +67,7 @@ export class ResolutionService {
     const records = await this.subnames.records(request.name);
     const asksName = request.queries.some((q) => q.kind === 'name');
     const reverse = asksName ? await this.primaryNames.reverseLookup(request.name) : undefined;
-    const result = orRefuse(() => answerBytes(request, records, reverse?.answer ?? ''));
+    const result = orRefuse(() => answerBytes(request, records, reverse?.answer ?? '', bytes.length));
     const lifetime = this.config.ccip.signatureTtlSeconds;
     const now = Math.floor(Date.now() / 1000);
     const expires = alignedExpires(now, lifetime);

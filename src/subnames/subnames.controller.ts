@@ -25,6 +25,7 @@ import { SubnameParams } from './dto/subname-params.dto';
 import { SubnamePageResponse } from './dto/subname-page.response';
 import { SubnameResponse } from './dto/subname.response';
 import { PRIMARY_NAME_ENDED_HEADER, primaryNameEndedHeader } from './primary-name-endings';
+import { BatchInFlight } from './batch-in-flight';
 import { SubnamesBatchService } from './subnames-batch.service';
 import { SubnamesService, WriteResult } from './subnames.service';
 
@@ -84,14 +85,14 @@ export class SubnamesController {
   @Post('batch')
   @HttpCode(200)
   @ApiKeyAuth()
-  @UseInterceptors(ReadDeferredBody)
+  @UseInterceptors(BatchInFlight, ReadDeferredBody)
   @ApiOperation({
     summary: `Create or update up to ${MAX_BATCH_ITEMS} subnames, all or nothing`,
     description:
       'Each item is a POST /subnames body with the same validation and create-or-update semantics; the whole ' +
       'batch is applied in one transaction or not at all. Only the items that create a name use quota; a ' +
       'refused batch writes nothing and uses none. An item that changes nothing keeps its updatedAt. ' +
-      'Body limit 2 MB.',
+      'Body limit 2 MB. One batch per key at a time: another sent meanwhile is 429 RATE_LIMITED with Retry-After.',
   })
   @ApiBody({ type: BatchSubnamesDto })
   @ApiOkResponse({

@@ -769,7 +769,7 @@ export interface SharedOffsetMulticall {
 const abiWord = (n: number) => n.toString(16).padStart(64, '0');
 
 /** multicall(bytes[]) calldata whose heads point at `picks` of the shared calls, each shared call laid out once. */
-function sharedOffsetMulticall(shared: string[], picks: number[]): string {
+export function sharedOffsetMulticall(shared: string[], picks: number[]): string {
   const starts: number[] = [];
   let tail = picks.length * 32;
   const tails = shared.map((call) => {
