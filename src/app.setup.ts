@@ -48,6 +48,8 @@ const UNPREFIXED = [
   { path: 'health/live', method: RequestMethod.GET },
   { path: 'health/ready', method: RequestMethod.GET },
   { path: 'metrics', method: RequestMethod.GET },
+  { path: '/', method: RequestMethod.GET },
+  { path: 'guides/:file', method: RequestMethod.GET },
   { path: 'portal', method: RequestMethod.ALL },
   { path: 'portal/{*path}', method: RequestMethod.ALL },
 ];
