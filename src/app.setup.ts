@@ -10,6 +10,7 @@ import { MAX_BATCH_ITEMS } from './subnames/dto/batch-subnames.dto';
 import { inOrder } from './common/http/in-order';
 import { inputSafetyMiddleware } from './common/validation/input-safety';
 import { jsonBody } from './common/http/json-body';
+import { requireJsonBody } from './common/http/media-type';
 import { answerMalformedRequests } from './common/http/malformed-http';
 import { FieldErrorDto, ProblemDto } from './common/http/problem';
 import { ProblemFilter } from './common/http/problem.filter';
@@ -106,6 +107,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     portalNoStore,
     // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
     ccipCorsUnder(`/${API_PREFIX}/${CCIP_READ_PATH}`),
+    requireJsonBody,
     // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
     (req, res, next) => {
       const path = req.path.toLowerCase();

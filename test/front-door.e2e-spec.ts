@@ -34,6 +34,55 @@ describe('what a person meets first (CONTRACT section 17)', () => {
       expect(missing.body.code).toBe('NOT_FOUND');
     });
   });
+
+  describe('errors a client can act on', () => {
+    it('a body that is not application/json is 415 UNSUPPORTED_MEDIA_TYPE, whatever its text', async () => {
+      const key = (await t.issueKey(['oak.eth'])).key;
+      const body = JSON.stringify({ parentName: 'oak.eth', label: 'plain' });
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        const res = await request(t.http)
+          .post('/api/v1/subnames')
+          .set('x-auth-token', key)
+          .set('Content-Type', type)
+          .send(body)
+          .expect(415);
+        expect([res.body.code, res.body.status]).toEqual(['UNSUPPORTED_MEDIA_TYPE', 415]);
+        expect(res.body.detail).toBe(`The request body must be application/json, not ${type.split(';')[0]}`);
+      }
+      await request(t.http).get('/api/v1/subnames/plain.oak.eth').expect(404);
+      const json = await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send(body);
+      expect(json.status).toBe(201);
+    });
+
+    it('a known path with a method it lacks is 405 METHOD_NOT_ALLOWED with Allow; an unknown path stays 404', async () => {
+      const quota = await request(t.http).put('/api/v1/quota').expect(405);
+      expect(quota.headers.allow).toBe('GET, HEAD');
+      expect(quota.body.code).toBe('METHOD_NOT_ALLOWED');
+      const home = await request(t.http).delete('/').expect(405);
+      expect(home.headers.allow).toBe('GET, HEAD');
+      const subname = await request(t.http).post('/api/v1/subnames/alice.oak.eth').expect(405);
+      expect(subname.headers.allow).toBe('DELETE, GET, HEAD');
+      const missing = await request(t.http).get('/api/v1/no-such-route').expect(404);
+      expect(missing.body.code).toBe('NOT_FOUND');
+    });
+
+    it('a field of the wrong type gets one message saying the type wanted', async () => {
+      const key = (await t.issueKey(['oak.eth'])).key;
+      const res = await request(t.http)
+        .post('/api/v1/subnames')
+        .set('x-auth-token', key)
+        .send({ parentName: 'oak.eth', label: 'typed', ttl: '3600', texts: 'x' })
+        .expect(400);
+      expect(res.body.errors).toEqual([
+        { field: 'texts', message: 'must be an array' },
+        { field: 'ttl', message: 'must be an integer number' },
+      ]);
+    });
+  });
 });
 
 describe('the start-up log', () => {
