@@ -21,7 +21,11 @@ function failedType(error: ValidationError): string | undefined {
 /** One bad field of class-validator's tree, or null for a node that only holds bad children. */
 function fieldError(error: ValidationError, path: string): FieldError | null {
   if (!error.constraints) return null;
-  if (error.value === undefined) return { field: path, message: 'is required' };
+  if (error.value === undefined) {
+    // A rule of its own on a missing field ("is required (or parentNames)") says more than the plain words.
+    const own = Object.values(error.constraints).find((m) => m.startsWith('is required'));
+    return { field: path, message: own ?? 'is required' };
+  }
   const type = failedType(error);
   if (type) return { field: path, message: stripSubject(error.constraints[type], error.property) };
   const messages = Object.entries(error.constraints)
