@@ -137,7 +137,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'mint parameters for the Namespace mint contract. Errors are RFC 9457 problem JSON. Requests are rate ' +
         'limited per API key on keyed routes and per client address elsewhere: answers carry RateLimit-Limit, ' +
         'RateLimit-Remaining, RateLimit-Reset (seconds) and RateLimit-Policy; a refusal is 429 RATE_LIMITED ' +
-        "with Retry-After. Every answer carries x-request-id (the caller's, when sane).",
+        "with Retry-After. Every answer carries x-request-id (the caller's, when sane).\n\n" +
+        'Getting a key: sign in with a wallet on the developer portal (/portal) and issue one for a parent name ' +
+        'you control; or, as the operator, `npm run cli -- keys create --name NAME --parent oak.eth`, or ' +
+        'POST /api/v1/admin/api-keys with x-admin-token. Three auth schemes: `x-auth-token` (header, the API ' +
+        "key, for subname writes and exports), `x-admin-token` (header, the operator's ADMIN_TOKEN, for " +
+        "/admin routes) and `portal-session` (the portal's session cookie, for /portal/api). The examples use the " +
+        "label try-it, so Try it out does not overwrite the README tour's alice.oak.eth.",
     )
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-auth-token', description: 'API key' }, API_KEY_SCHEME)
