@@ -24,6 +24,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# GET / links the guides, served at /guides/<file>.
+COPY docs/*.md ./docs/
 # The resolver CLI deploys the committed compiled contract.
 COPY contracts/OffchainResolver.json ./contracts/
 # The image's `node` user (uid 1000) owns only the data folder (embedded database, when DATABASE_URL is unset,

@@ -4,6 +4,7 @@ import { AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { HomeModule } from './home/home.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ListingsModule } from './listings/listings.module';
@@ -38,6 +39,7 @@ export class AppModule {
         PrimaryNamesModule,
         ResolutionModule,
         PortalModule,
+        HomeModule,
       ],
     };
   }

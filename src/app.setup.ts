@@ -10,6 +10,7 @@ import { MAX_BATCH_ITEMS } from './subnames/dto/batch-subnames.dto';
 import { inOrder } from './common/http/in-order';
 import { inputSafetyMiddleware } from './common/validation/input-safety';
 import { jsonBody } from './common/http/json-body';
+import { requireJsonBody } from './common/http/media-type';
 import { answerMalformedRequests } from './common/http/malformed-http';
 import { FieldErrorDto, ProblemDto } from './common/http/problem';
 import { ProblemFilter } from './common/http/problem.filter';
@@ -48,6 +49,8 @@ const UNPREFIXED = [
   { path: 'health/live', method: RequestMethod.GET },
   { path: 'health/ready', method: RequestMethod.GET },
   { path: 'metrics', method: RequestMethod.GET },
+  { path: '/', method: RequestMethod.GET },
+  { path: 'guides/:file', method: RequestMethod.GET },
   { path: 'portal', method: RequestMethod.ALL },
   { path: 'portal/{*path}', method: RequestMethod.ALL },
 ];
@@ -104,6 +107,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     portalNoStore,
     // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
     ccipCorsUnder(`/${API_PREFIX}/${CCIP_READ_PATH}`),
+    requireJsonBody,
     // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
     (req, res, next) => {
       const path = req.path.toLowerCase();
@@ -133,7 +137,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'mint parameters for the Namespace mint contract. Errors are RFC 9457 problem JSON. Requests are rate ' +
         'limited per API key on keyed routes and per client address elsewhere: answers carry RateLimit-Limit, ' +
         'RateLimit-Remaining, RateLimit-Reset (seconds) and RateLimit-Policy; a refusal is 429 RATE_LIMITED ' +
-        "with Retry-After. Every answer carries x-request-id (the caller's, when sane).",
+        "with Retry-After. Every answer carries x-request-id (the caller's, when sane).\n\n" +
+        'Getting a key: sign in with a wallet on the developer portal (/portal) and issue one for a parent name ' +
+        'you control; or, as the operator, `npm run cli -- keys create --name NAME --parent oak.eth`, or ' +
+        'POST /api/v1/admin/api-keys with x-admin-token. Three auth schemes: `x-auth-token` (header, the API ' +
+        "key, for subname writes and exports), `x-admin-token` (header, the operator's ADMIN_TOKEN, for " +
+        "/admin routes) and `portal-session` (the portal's session cookie, for /portal/api). The examples use the " +
+        "label try-it, so Try it out does not overwrite the README tour's alice.oak.eth.",
     )
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-auth-token', description: 'API key' }, API_KEY_SCHEME)

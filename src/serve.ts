@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -8,6 +9,9 @@ import { AppModule } from './app.module';
 import { configureApp, mountSwagger } from './app.setup';
 import { JsonReplyAdapter } from './common/http/json-reply.adapter';
 import { AppConfig } from './config/app-config';
+import { startupLine } from './home/startup-line';
+import { writePlainLine } from './logging/logger';
+import { SubnameCache } from './subnames/subname-cache';
 
 /** One serving process: the Nest application on `config.port` (main.ts decides whether this process serves). */
 export async function serve(config: AppConfig): Promise<void> {
@@ -30,4 +34,10 @@ export async function serve(config: AppConfig): Promise<void> {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   new NestLogger('Main').log(`listening on port ${config.port}; Swagger UI at /docs`);
+  // The name filter's first build logs a line; wait for it (bounded: a huge table builds for a while) so that the
+  // plain line below, the one a person starting the service reads, ends the start-up log (one per cluster).
+  const names = app.get(SubnameCache, { strict: false }).names;
+  for (const until = Date.now() + 5_000; !names.ready && Date.now() < until;)
+    await new Promise((r) => setTimeout(r, 20));
+  if (!cluster.isWorker || cluster.worker?.id === 1) writePlainLine(startupLine(config));
 }

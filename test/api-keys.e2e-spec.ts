@@ -88,6 +88,22 @@ describe('API keys: admin routes and CLI', () => {
     expect((await admin(t).revoke('00000000-0000-4000-8000-000000000000').expect(404)).body.code).toBe('NOT_FOUND');
   });
 
+  it('refuses an expiresAt that is not in the future, at issue and on update (400 naming the field)', async () => {
+    const past = new Date(Date.now() - 1000).toISOString();
+    const issued = await admin(t)
+      .post({ name: 'late', parentNames: ['oak.eth'], expiresAt: past })
+      .expect(400);
+    expect(issued.body.errors).toEqual([{ field: 'expiresAt', message: 'must be in the future (null never expires)' }]);
+    const key = await admin(t)
+      .post({ name: 'later', parentNames: ['oak.eth'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
+      .expect(201);
+    const patched = await admin(t).patch(key.body.id, { expiresAt: past }).expect(400);
+    expect(patched.body.errors).toEqual([
+      { field: 'expiresAt', message: 'must be in the future (null never expires)' },
+    ]);
+    expect((await admin(t).patch(key.body.id, { expiresAt: null }).expect(200)).body.expiresAt).toBeNull();
+  });
+
   it('401 without or with a wrong admin token', async () => {
     await request(t.http).get('/api/v1/admin/api-keys').expect(401);
     const res = await request(t.http).get('/api/v1/admin/api-keys').set('x-admin-token', 'wrong').expect(401);

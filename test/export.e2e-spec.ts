@@ -154,6 +154,7 @@ describe('GET /api/v1/subnames/export', () => {
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(JSON.parse(res.body as string)).toMatchObject({
         code: 'FORBIDDEN_PARENT',
+        detail: 'This API key may not read under oakk.eth, elm.eth',
         errors: [
           { field: 'parentName[1]', message: expect.stringContaining('oakk.eth') },
           { field: 'parentName[2]', message: expect.stringContaining('elm.eth') },

@@ -8,6 +8,7 @@ import type { Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { RateLimitStorage } from '../rate-limit/rate-limit.storage';
 import { NoRateLimit } from '../common/http/no-rate-limit.decorator';
+import { probeDatabase } from './database-probe';
 import { HealthResponse } from './health.dto';
 import { ShutdownService } from './shutdown.service';
 
@@ -69,29 +70,21 @@ export class HealthController {
   }
 
   /**
-   * The database answers a ping within 2 s. A ping that found every pooled connection in use while they kept
-   * coming back met a busy service, not an unreachable database: still ready (saturation is answered
-   * SERVICE_BUSY per request; taking the replica out of rotation would only move its load).
+   * The database answers a ping within 2 s. A ping that waited behind a pool whose connections kept coming back
+   * met a busy service, not an unreachable database: still ready (saturation is answered SERVICE_BUSY per
+   * request; taking the replica out of rotation would only move its load). A refused connection is down.
    */
   private async databaseCheck() {
     const check = this.indicators.check('database');
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        this.dataSource.query('SELECT 1'),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timeout')), DATABASE_PING_TIMEOUT_MS);
-        }),
-      ]);
-      return check.up();
-    } catch (e) {
-      if (isDatabaseBusy(e) || poolWatch.answeredWithin(DATABASE_PING_TIMEOUT_MS)) return check.up({ busy: true });
-      return check.down({
-        message: e instanceof Error && e.message === 'timeout' ? 'timeout exceeded' : 'unreachable',
-      });
-    } finally {
-      clearTimeout(timer);
-    }
+    const outcome = await probeDatabase(
+      () => this.dataSource.query('SELECT 1'),
+      poolWatch,
+      isDatabaseBusy,
+      DATABASE_PING_TIMEOUT_MS,
+    );
+    if (outcome === 'up') return check.up();
+    if (outcome === 'busy') return check.up({ busy: true });
+    return check.down({ message: outcome === 'timeout' ? 'timeout exceeded' : 'unreachable' });
   }
 
   private async rateLimitStorage() {

@@ -61,6 +61,11 @@ function destination(): DestinationStream {
   return stdout;
 }
 
+/** One plain (non-JSON) line on standard output, after the log lines written before it (same stream, in order). */
+export function writePlainLine(text: string): void {
+  destination().write(`${text}\n`);
+}
+
 let isoSecond = NaN;
 let isoPrefix = '';
 

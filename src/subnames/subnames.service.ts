@@ -111,6 +111,7 @@ export class SubnamesService {
     refuseOutsideScope(
       key,
       given.map((name, i) => ({ field: `parentName[${i}]`, name })),
+      'read',
     );
     const parents = given.filter((p) => !given.some((o) => o !== p && isSameOrUnder(p, o)));
     return this.exportPages(parents, this.exports.acquire(key.id));

@@ -7,11 +7,12 @@ import type { QuotaView } from '../../quota/quota.service';
 const MAX_QUOTA = 2147483647;
 const MAX_PARENT_NAMES = 100;
 
-/** An ISO 8601 date-time, handed over as a Date. */
-const IsDate = () =>
-  canonical('isDate', (raw) => {
+/** An ISO 8601 date-time in the future, handed over as a Date: a key that expires at issue is a mistake. */
+const IsFutureDate = () =>
+  canonical('isFutureDate', (raw) => {
     const date = typeof raw === 'string' && isISO8601(raw, { strict: true }) ? new Date(raw) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw new Error('must be a valid ISO 8601 date string');
+    if (date.getTime() <= Date.now()) throw new Error('must be in the future (null never expires)');
     return date;
   });
 
@@ -43,7 +44,7 @@ export class CreateApiKeyDto {
     description: 'ISO 8601; null never expires',
   })
   @IsOptional()
-  @IsDate()
+  @IsFutureDate()
   expiresAt?: Date | null;
 }
 
@@ -68,7 +69,7 @@ export class UpdateApiKeyDto {
 
   @ApiPropertyOptional({ example: null, nullable: true, type: String, format: 'date-time' })
   @IsOptional()
-  @IsDate()
+  @IsFutureDate()
   expiresAt?: Date | null;
 }
 

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../persistence/database-errors';
 import { DomainError, ErrorCode, FieldError, ServiceBusyError, ServiceUnavailableError } from '../errors';
+import { allowedMethods } from './allowed-methods';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem';
 import { requestIdOf } from './request-id';
 
@@ -85,7 +86,7 @@ export class ProblemFilter implements ExceptionFilter {
   private describe(e: unknown, req: Request): Described {
     if (e instanceof DomainError)
       return { code: e.code, detail: e.detail, errors: e.errors, moreErrors: e.moreErrors, headers: e.headers };
-    if (e instanceof HttpException) return this.describeHttp(e);
+    if (e instanceof HttpException) return this.methodNotAllowed(e, req) ?? this.describeHttp(e);
     if (typeof e === 'object' && e !== null && isDecompressionError(e)) {
       return { code: 'VALIDATION_FAILED', detail: 'The request body could not be decompressed' };
     }
@@ -109,6 +110,19 @@ export class ProblemFilter implements ExceptionFilter {
       (e as Error)?.stack ?? String(e),
     );
     return { code: 'INTERNAL', detail: 'An unexpected error occurred' };
+  }
+
+  /** The router's 404 for a path that other methods serve: 405 naming them in Allow. */
+  private methodNotAllowed(e: HttpException, req: Request): Described | undefined {
+    if (e.getStatus() !== HttpStatus.NOT_FOUND || !e.message.startsWith('Cannot ')) return undefined;
+    const allowed = allowedMethods(req);
+    if (allowed.length === 0) return undefined;
+    const allow = allowed.join(', ');
+    return {
+      code: 'METHOD_NOT_ALLOWED',
+      detail: `${req.method} is not served at ${req.path}; it takes ${allow}`,
+      headers: { Allow: allow },
+    };
   }
 
   private describeHttp(e: HttpException): Described {

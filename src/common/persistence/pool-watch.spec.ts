@@ -63,10 +63,12 @@ describe(PoolWatch.name, () => {
     expect([isDatabaseBusy(await refused), isDatabaseUnavailable(await refused)]).toEqual([false, true]);
   });
 
-  it('answeredWithin says whether the database answered lately', () => {
+  it('answeredSince says whether the database answered at or after a moment', () => {
     const { sut } = setUp();
-    expect(sut.answeredWithin(1000)).toBe(false);
+    const start = Date.now();
+    expect(sut.answeredSince(start)).toBe(false);
     sut.answered();
-    expect(sut.answeredWithin(1000)).toBe(true);
+    expect(sut.answeredSince(start)).toBe(true);
+    expect(sut.answeredSince(Date.now() + 1000)).toBe(false);
   });
 });

@@ -23,9 +23,9 @@ export class PoolWatch {
     this.lastAnswerAt = Date.now();
   }
 
-  /** Whether the database answered a query in the last `ms` milliseconds. */
-  answeredWithin(ms: number): boolean {
-    return this.lastAnswerAt > 0 && Date.now() - this.lastAnswerAt <= ms;
+  /** Whether the database answered a query at or after `at` (a Date.now() value). */
+  answeredSince(at: number): boolean {
+    return this.lastAnswerAt > 0 && this.lastAnswerAt >= at;
   }
 
   watch(pool: WatchedPool): void {

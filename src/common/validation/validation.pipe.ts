@@ -10,10 +10,24 @@ function stripSubject(message: string, property: string): string {
   return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
 }
 
+/** Constraints on a value's type: when one fails, the value's range or shape rules say nothing useful. */
+const TYPE_CONSTRAINTS = ['isArray', 'isInt', 'isNumber', 'isString', 'isBoolean', 'isObject'];
+
+/** The failed type constraint of a node, if any (its message is then the node's only one). */
+function failedType(error: ValidationError): string | undefined {
+  return error.constraints && TYPE_CONSTRAINTS.find((name) => name in error.constraints!);
+}
+
 /** One bad field of class-validator's tree, or null for a node that only holds bad children. */
 function fieldError(error: ValidationError, path: string): FieldError | null {
   if (!error.constraints) return null;
-  if (error.value === undefined) return { field: path, message: 'is required' };
+  if (error.value === undefined) {
+    // A rule of its own on a missing field ("is required (or parentNames)") says more than the plain words.
+    const own = Object.values(error.constraints).find((m) => m.startsWith('is required'));
+    return { field: path, message: own ?? 'is required' };
+  }
+  const type = failedType(error);
+  if (type) return { field: path, message: stripSubject(error.constraints[type], error.property) };
   const messages = Object.entries(error.constraints)
     .filter(([name]) => name !== 'whitelistValidation')
     .map(([name, message]) =>
@@ -44,7 +58,8 @@ export function flattenValidationErrors(
       total++;
       if (out.length < limit) out.push(entry);
     }
-    const children = error.children ?? [];
+    // A value of the wrong type has no fields or elements worth naming: one error says the type wanted.
+    const children = failedType(error) ? [] : (error.children ?? []);
     for (let i = children.length - 1; i >= 0; i--) stack.push({ error: children[i], parent: path });
   }
   return { errors: out, total };

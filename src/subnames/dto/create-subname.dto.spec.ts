@@ -81,3 +81,23 @@ describe('parent name length bounds (7–255 of the normalised form, no exceptio
     ]);
   });
 });
+
+describe('a field of the wrong type', () => {
+  const base = { parentName: 'oak.eth', label: 'x' };
+
+  it.each([
+    [{ ttl: '3600' }, 'ttl', 'must be an integer number'],
+    [{ texts: 'x' }, 'texts', 'must be an array'],
+    [{ texts: { avatar: 'a' } }, 'texts', 'must be an array'],
+    [{ addresses: 5 }, 'addresses', 'must be an array'],
+    [{ label: 5 }, 'label', 'must be a string'],
+  ])('%j gets one message saying the type wanted', async (extra, field, message) => {
+    expect(await refusal(CreateSubnameDto, { ...base, ...extra })).toEqual([{ field, message }]);
+  });
+
+  it('still gets its range rules when the type is right', async () => {
+    expect(await refusal(CreateSubnameDto, { ...base, ttl: 4294967296 })).toEqual([
+      { field: 'ttl', message: 'must not be greater than 4294967295' },
+    ]);
+  });
+});

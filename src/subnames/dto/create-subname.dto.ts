@@ -63,7 +63,7 @@ export class CreateSubnameDto {
   @IsEnsName(2, { length: PARENT_NAME_LENGTH })
   parentName: string;
 
-  @ApiProperty({ example: 'alice', minLength: 1, maxLength: 255 })
+  @ApiProperty({ example: 'try-it', minLength: 1, maxLength: 255 })
   @IsEnsLabel({ length: [1, 255] })
   @IsFirstOfItsFullName() // fails only inside POST /subnames/batch, for an item repeating an earlier fullName
   label: string;

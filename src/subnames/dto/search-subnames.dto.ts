@@ -20,12 +20,11 @@ const MIN_PARENT_LABELS = 2;
 
 type SearchShape = { parentName?: unknown; parentNames?: unknown };
 
-/** One of parentName / parentNames is required. */
-function requiredUnless(other: keyof SearchShape) {
-  return (value: unknown, args: ValidationArguments): string | null =>
-    value === undefined && (args.object as SearchShape)[other] === undefined
-      ? `is required unless ${other} is given`
-      : null;
+/** One of parentName / parentNames is required: said once, on parentName, when neither is given. */
+function parentGiven(value: unknown, args: ValidationArguments): string | null {
+  return value === undefined && (args.object as SearchShape).parentNames === undefined
+    ? 'is required (or parentNames)'
+    : null;
 }
 
 /** Distinct parents a search names, as given (the validators of each name speak for themselves). */
@@ -110,7 +109,7 @@ function searchFilters(query: boolean) {
       description: 'Exact parent name (ENSIP-15 normalised). One of parentName / parentNames is required.',
     })
     @IsEnsName(MIN_PARENT_LABELS, { length: [1, 255], optional: true })
-    @satisfies('isParentNameGiven', requiredUnless('parentNames'))
+    @satisfies('isParentNameGiven', parentGiven)
     parentName?: string;
 
     @ApiPropertyOptional({
@@ -126,7 +125,6 @@ function searchFilters(query: boolean) {
       length: [1, 255],
       optional: true,
     })
-    @satisfies('isParentNamesGiven', requiredUnless('parentName'))
     parentNames?: string[];
 
     @ApiPropertyOptional({
