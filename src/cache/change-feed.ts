@@ -38,6 +38,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly probe: ChangeProbe;
   private relay?: RedisRelay;
   private started = false;
+  private readonly watchers: (() => void)[] = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -50,7 +51,9 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
       logger,
       createClient: () => this.createClient(this.clientConfig()),
       heard: (channel, payload) => {
-        if (!this.probe.heard(channel, payload)) topics.evict(channel, payload);
+        if (this.probe.heard(channel, payload)) return;
+        topics.evict(channel, payload);
+        this.changed();
       },
     });
     this.probe = new ChangeProbe({
@@ -80,7 +83,18 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     const topic = this.topics.get(channel);
     if (!topic) throw new Error(`no cache registered for ${channel}`);
     for (const key of keys) topic.cache.evict(key);
+    this.changed();
     this.relay?.publish(topic, keys);
+  }
+
+  /** `watcher` runs at each change committed here or heard from PostgreSQL (the read router's cue). */
+  onChange(watcher: () => void): void {
+    this.watchers.push(watcher);
+  }
+
+  /** Whether changes committed by other sessions are heard now. */
+  get listening(): boolean {
+    return this.listener.listening;
   }
 
   onApplicationBootstrap(): void {
@@ -103,6 +117,10 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.relay?.stop();
+  }
+
+  private changed(): void {
+    for (const watcher of this.watchers) watcher();
   }
 
   /** The listening connection; a seam for the unit tests. */

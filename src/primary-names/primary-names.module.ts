@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
+import { ReadsModule } from '../reads/reads.module';
 import { SubnamesModule } from '../subnames/subnames.module';
 import { HolderSignature } from './holder-signature';
 import { PrimaryNameCache } from './primary-name-cache';
@@ -10,7 +11,7 @@ import { PrimaryNamesRepository } from './primary-names.repository';
 import { PrimaryNamesService } from './primary-names.service';
 
 @Module({
-  imports: [SubnamesModule, AuditModule, ChangeFeedModule, PrimaryNameEndingsModule],
+  imports: [SubnamesModule, AuditModule, ChangeFeedModule, PrimaryNameEndingsModule, ReadsModule],
   controllers: [PrimaryNamesController],
   providers: [PrimaryNamesRepository, PrimaryNamesService, PrimaryNameCache, HolderSignature],
   exports: [PrimaryNamesService],

@@ -2,7 +2,10 @@ import { Wallet } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuditService } from '../audit/audit.service';
 import type { AuditEvent } from '../audit/audit.types';
+import type { ChangeFeed } from '../cache/change-feed';
 import { loadConfig } from '../config/app-config';
+import { ReadRouter } from '../reads/read-router';
+import { ReadsRepository } from '../reads/reads.repository';
 import type { SubnameRecords, SubnamesService } from '../subnames/subnames.service';
 import { HolderSignature } from './holder-signature';
 import type { PrimaryNameCache } from './primary-name-cache';
@@ -80,6 +83,7 @@ describe(PrimaryNamesService.name, () => {
       new HolderSignature(config),
       config,
       dataSource as unknown as DataSource,
+      new ReadRouter(config, dataSource as unknown as DataSource, {} as ChangeFeed, new ReadsRepository()),
     );
   });
 

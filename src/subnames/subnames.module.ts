@@ -3,6 +3,7 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
+import { ReadsModule } from '../reads/reads.module';
 import { LegacyParentNamesLedger } from './legacy-parent-names.ledger';
 import { LegacyParentNamesRepository } from './legacy-parent-names.repository';
 import { SubnameCache } from './subname-cache';
@@ -12,7 +13,7 @@ import { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
 
 @Module({
-  imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule],
+  imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule, ReadsModule],
   controllers: [SubnamesController],
   providers: [
     SubnamesRepository,
