@@ -17,6 +17,8 @@ function primary() {
 describe(WalWatermark.name, () => {
   const logger = new Logger('test');
 
+  beforeAll(() => Logger.overrideLogger(false));
+
   it('has no watermark until the first answer places the writes made before the process started', async () => {
     const db = primary();
     const sut = new WalWatermark(db.current, logger);
