@@ -8,7 +8,7 @@ const FLOORS = [
   ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
   ['metrics', 'chain'], // chain: reads ENS on chain (ENS_RPC_URL)
   ['logging', 'signing', 'audit', 'cache'],
-  ['auth'],
+  ['auth', 'reads'], // reads: a public read's choice of primary or standby (DATABASE_READ_URL)
   ['quota', 'rate-limit'],
   ['subnames', 'listings', 'admin'],
   ['primary-names'], // above subnames (it reads the chosen name's records), below resolution (which answers name())
@@ -22,7 +22,9 @@ const FEATURES = FLOORS.flat().join('|');
 /** One rule per floor: its folders import nothing on their own floor or above (other than themselves). */
 const floorRules = FLOORS.flatMap((floor, level) =>
   floor.map((folder) => {
-    const notBelow = FLOORS.slice(level).flat().filter((f) => f !== folder);
+    const notBelow = FLOORS.slice(level)
+      .flat()
+      .filter((f) => f !== folder);
     return {
       name: `floors-${folder}`,
       severity: 'error',

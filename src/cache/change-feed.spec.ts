@@ -117,6 +117,20 @@ describe(ChangeFeed.name, () => {
     expect(JSON.parse(pub.published[0][1])).toMatchObject({ names: ['mainnet/oak.eth'] });
   });
 
+  it('tells its watchers of each change written here or heard (not of probes), and whether it listens', async () => {
+    await warm();
+    let changes = 0;
+    sut.onChange(() => changes++);
+    expect(sut.listening).toBe(true);
+    sut.written(SUBNAMES, ['a.oak.eth']);
+    client().notify(LISTINGS, 'mainnet/oak.eth');
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(subnames.confirmed).toBe(true);
+    expect(changes).toBe(2);
+    await sut.beforeApplicationShutdown();
+    expect(sut.listening).toBe(false);
+  });
+
   it('shuts down its parts: the proof withdrawn, the listening connection closed, both Redis connections dropped', async () => {
     await warm();
     await jest.advanceTimersByTimeAsync(250);

@@ -39,6 +39,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   private relay?: RedisRelay;
   private started = false;
   private readonly writeHooks: ((channel: string, keys: string[]) => void)[] = [];
+  private readonly watchers: (() => void)[] = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -51,7 +52,9 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
       logger,
       createClient: () => this.createClient(this.clientConfig()),
       heard: (channel, payload) => {
-        if (!this.probe.heard(channel, payload)) topics.evict(channel, payload);
+        if (this.probe.heard(channel, payload)) return;
+        topics.evict(channel, payload);
+        this.changed();
       },
     });
     this.probe = new ChangeProbe({
@@ -81,6 +84,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     const topic = this.topics.get(channel);
     if (!topic) throw new Error(`no cache registered for ${channel}`);
     for (const key of keys) topic.cache.evict(key);
+    this.changed();
     this.relay?.publish(topic, keys);
     for (const hook of this.writeHooks) hook(channel, keys);
   }
@@ -88,6 +92,16 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   /** Runs `hook` after each change this replica commits (once per write: the replica that wrote). */
   onWritten(hook: (channel: string, keys: string[]) => void): void {
     this.writeHooks.push(hook);
+  }
+
+  /** `watcher` runs at each change committed here or heard from PostgreSQL (the read router's cue). */
+  onChange(watcher: () => void): void {
+    this.watchers.push(watcher);
+  }
+
+  /** Whether changes committed by other sessions are heard now. */
+  get listening(): boolean {
+    return this.listener.listening;
   }
 
   onApplicationBootstrap(): void {
@@ -110,6 +124,10 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.relay?.stop();
+  }
+
+  private changed(): void {
+    for (const watcher of this.watchers) watcher();
   }
 
   /** The listening connection; a seam for the unit tests. */

@@ -115,6 +115,21 @@ describe(loadConfig.name, () => {
     );
   });
 
+  it('DATABASE_READ_URL: a list of standby URLs with a lag bound (5 s by default); refused without DATABASE_URL', () => {
+    const pg = 'postgres://u@h/db';
+    expect(loadConfig({ DATABASE_URL: pg }).databaseRead).toEqual({ urls: [], maxLagSeconds: 5 });
+    const read = 'postgres://u@s1:5433/db, postgresql://u@s2/db';
+    expect(
+      loadConfig({ DATABASE_URL: pg, DATABASE_READ_URL: read, DATABASE_READ_MAX_LAG_SECONDS: '2' }).databaseRead,
+    ).toEqual({ urls: ['postgres://u@s1:5433/db', 'postgresql://u@s2/db'], maxLagSeconds: 2 });
+    expect(() => loadConfig({ DATABASE_URL: pg, DATABASE_READ_URL: 'mysql://s1/db' })).toThrow(
+      /DATABASE_READ_URL: must be one or more comma-separated postgres:\/\/ connection strings/,
+    );
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://u@s1/db' })).toThrow(
+      /DATABASE_READ_URL: needs DATABASE_URL .*the embedded PGlite database has no standbys/,
+    );
+  });
+
   it('signs on a thread of its own outside NODE_ENV=test, unless SIGNING_THREAD says otherwise', () => {
     expect(loadConfig({}).signingThread).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test' }).signingThread).toBe(false);

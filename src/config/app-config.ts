@@ -62,6 +62,8 @@ export class AppConfig {
   readonly logLevel: string;
   /** poolSize is this process's share of DATABASE_POOL_SIZE, the host's budget divided among its workers. */
   readonly database: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
+  /** PostgreSQL standbys for the public reads (DATABASE_READ_URL) and how far behind one may be to serve them. */
+  readonly databaseRead: { urls: string[]; maxLagSeconds: number };
   /** Database time one public search may take before it is cancelled (SEARCH_TIMEOUT). */
   readonly searchStatementTimeoutMs: number;
   readonly redisKeyPrefix: string;
@@ -136,6 +138,13 @@ export class AppConfig {
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     };
+    this.databaseRead = {
+      urls: (e.DATABASE_READ_URL ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter((u) => u !== ''),
+      maxLagSeconds: e.DATABASE_READ_MAX_LAG_SECONDS,
+    };
     this.searchStatementTimeoutMs = e.SEARCH_STATEMENT_TIMEOUT_MS;
     this.redisKeyPrefix = e.REDIS_KEY_PREFIX;
     this.shutdown = { graceSeconds: e.SHUTDOWN_GRACE_SECONDS, delaySeconds: e.SHUTDOWN_DELAY_SECONDS };
@@ -159,6 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (vars.WORKERS !== undefined && vars.WORKERS > 1 && !vars.DATABASE_URL) {
     lines.push('  WORKERS: more than 1 needs DATABASE_URL: the embedded database belongs to one process');
+  }
+  if (vars.DATABASE_READ_URL && !vars.DATABASE_URL) {
+    lines.push(
+      "  DATABASE_READ_URL: needs DATABASE_URL (the standbys' primary): the embedded PGlite database has no standbys",
+    );
   }
   if (
     vars.WORKERS !== undefined &&

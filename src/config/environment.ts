@@ -147,6 +147,12 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 5000;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_CONNECT_TIMEOUT_MS = 3000;
   @Transform(toInt) @IsInt() @Min(10) @Max(60000) SEARCH_STATEMENT_TIMEOUT_MS = 200;
+  @IsOptional()
+  @Matches(/^\s*postgres(ql)?:\/\/[^\s,]+(\s*,\s*postgres(ql)?:\/\/[^\s,]+)*\s*$/, {
+    message: 'must be one or more comma-separated postgres:// connection strings (PostgreSQL standbys)',
+  })
+  DATABASE_READ_URL?: string;
+  @Transform(toInt) @IsInt() @Min(0) @Max(3600) DATABASE_READ_MAX_LAG_SECONDS = 5;
   @IsString() @MaxLength(100) REDIS_KEY_PREFIX = 'sns:';
   @Transform(toInt) @IsInt() @Min(0) @Max(300) SHUTDOWN_GRACE_SECONDS = 10;
   @Transform(toInt) @IsInt() @Min(0) @Max(60) SHUTDOWN_DELAY_SECONDS = 0;

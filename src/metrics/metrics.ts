@@ -72,6 +72,13 @@ export const rateLimitRedisUp = new Gauge({
   registers: [registry],
 });
 
+export const dbReads = new Counter({
+  name: 'db_reads_total',
+  help: 'Public reads (resolution, GET /subnames, search) by the database that answered them: primary, or replica (a PostgreSQL standby of DATABASE_READ_URL that had replayed every write known here)',
+  labelNames: ['target'] as const,
+  registers: [registry],
+});
+
 /** What the pool gauges read: pg's Pool counters. */
 export interface PoolCounts {
   totalCount: number;

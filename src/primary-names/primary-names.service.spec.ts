@@ -2,8 +2,11 @@ import { Wallet } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuditService } from '../audit/audit.service';
 import type { AuditEvent } from '../audit/audit.types';
+import type { ChangeFeed } from '../cache/change-feed';
 import { EnsChainService, SignatureVerifier } from '../chain/chain.module';
 import { loadConfig } from '../config/app-config';
+import { ReadRouter } from '../reads/read-router';
+import { ReadsRepository } from '../reads/reads.repository';
 import type { SubnameRecords, SubnamesService } from '../subnames/subnames.service';
 import type { PrimaryNameCache } from './primary-name-cache';
 import { PRIMARY_NAME_TYPES, primaryNameDomain } from './primary-name-message';
@@ -92,6 +95,7 @@ describe(PrimaryNamesService.name, () => {
       new SignatureVerifier(chains as unknown as EnsChainService),
       config,
       dataSource as unknown as DataSource,
+      new ReadRouter(config, dataSource as unknown as DataSource, {} as ChangeFeed, new ReadsRepository()),
     );
   });
 

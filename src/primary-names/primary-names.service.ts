@@ -7,6 +7,7 @@ import { DomainError } from '../common/errors';
 import { checksumAddress } from '../common/ens/evm-address';
 import { SignatureVerifier } from '../chain/chain.module';
 import { AppConfig } from '../config/app-config';
+import { ReadRouter } from '../reads/read-router';
 import { SubnameNotFoundError } from '../subnames/subnames.errors';
 import { type SubnameRecords, SubnamesService } from '../subnames/subnames.service';
 import { PrimaryNameResponse, toPrimaryNameResponse } from './dto/primary-name.response';
@@ -48,6 +49,7 @@ export class PrimaryNamesService {
     private readonly signatures: SignatureVerifier,
     private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reads: ReadRouter,
   ) {}
 
   /** Stores the holder's signed choice; the same or an older issuedAt than the last accepted is refused. */
@@ -111,7 +113,7 @@ export class PrimaryNamesService {
   }
 
   private chosen(address: string): Promise<string | null> {
-    return this.cache.get(address, () => this.repository.findName(this.dataSource.manager, address));
+    return this.cache.get(address, () => this.reads.run((m) => this.repository.findName(m, address)));
   }
 
   /** The origin the signatures are bound to; in production it is PUBLIC_URL's, which may be unset. */

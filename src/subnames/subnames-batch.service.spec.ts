@@ -2,6 +2,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
 import type { AuditService } from '../audit/audit.service';
 import { ChangeFeed } from '../cache/change-feed';
+import { ReadRouter } from '../reads/read-router';
+import { ReadsRepository } from '../reads/reads.repository';
 import * as ens from '../common/ens/names';
 import { DomainError } from '../common/errors';
 import { AppValidationPipe } from '../common/validation/validation.pipe';
@@ -45,11 +47,8 @@ describe(SubnamesBatchService.name, () => {
     } as unknown as DataSource;
     const config = loadConfig({});
     // The real cache and feed (never started: no connection), to see what a write evicts and when.
-    const cache = new SubnameCache(
-      new ChangeFeed(config, dataSource),
-      repository as unknown as SubnamesRepository,
-      dataSource,
-    );
+    const feed = new ChangeFeed(config, dataSource);
+    const cache = new SubnameCache(feed, repository as unknown as SubnamesRepository, dataSource);
     const evict = cache.evict.bind(cache);
     jest.spyOn(cache, 'evict').mockImplementation((name: string) => {
       events.push(`evict ${name}`);
@@ -73,6 +72,7 @@ describe(SubnamesBatchService.name, () => {
       dataSource,
       cache,
       config,
+      new ReadRouter(config, dataSource, feed, new ReadsRepository()),
     );
   });
 

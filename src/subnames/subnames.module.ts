@@ -3,6 +3,7 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
+import { ReadsModule } from '../reads/reads.module';
 import { SubnameCache } from './subname-cache';
 import { SubnamesBatchService } from './subnames-batch.service';
 import { SubnamesController } from './subnames.controller';
@@ -10,7 +11,7 @@ import { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
 
 @Module({
-  imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule],
+  imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule, ReadsModule],
   controllers: [SubnamesController],
   providers: [SubnamesRepository, SubnamesService, SubnamesBatchService, SubnameCache],
   exports: [SubnamesService],

@@ -12,6 +12,8 @@ import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto } from './dto/export-subnames.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { ChangeFeed } from '../cache/change-feed';
+import { ReadRouter } from '../reads/read-router';
+import { ReadsRepository } from '../reads/reads.repository';
 import { SubnameCache } from './subname-cache';
 import { SubnameEntity } from './subname.entity';
 import { SubnameNotFoundError } from './subnames.errors';
@@ -65,11 +67,8 @@ describe(SubnamesService.name, () => {
     } as unknown as DataSource;
     const config = loadConfig({ SEARCH_STATEMENT_TIMEOUT_MS: '150' });
     // The real cache and feed (never started: no connection), to see what a write evicts and when.
-    cache = new SubnameCache(
-      new ChangeFeed(config, dataSource),
-      repository as unknown as SubnamesRepository,
-      dataSource,
-    );
+    const feed = new ChangeFeed(config, dataSource);
+    cache = new SubnameCache(feed, repository as unknown as SubnamesRepository, dataSource);
     const evict = cache.evict.bind(cache);
     jest.spyOn(cache, 'evict').mockImplementation((name: string) => {
       events.push(`evict ${name}`);
@@ -83,6 +82,7 @@ describe(SubnamesService.name, () => {
       dataSource,
       cache,
       config,
+      new ReadRouter(config, dataSource, feed, new ReadsRepository()),
     );
   });
 

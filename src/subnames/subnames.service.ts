@@ -10,6 +10,7 @@ import { SearchTimeoutError } from '../common/errors';
 import { isStatementTimeout } from '../common/persistence/database-errors';
 import { AppConfig } from '../config/app-config';
 import { QuotaService, QuotaView, toQuotaView } from '../quota/quota.service';
+import { ReadRouter } from '../reads/read-router';
 import { QUOTA_REFUSED_SQLSTATE } from './charged-create.statement';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto, toSubnameExportLine } from './dto/export-subnames.dto';
@@ -63,6 +64,7 @@ export class SubnamesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: SubnameCache,
     private readonly config: AppConfig,
+    private readonly reads: ReadRouter,
     @Optional() private readonly endings?: PrimaryNameEndings,
   ) {}
 
@@ -179,7 +181,7 @@ export class SubnamesService {
    * this process, and within a second by every replica (docs/reference.md#freshness).
    */
   private find(fullName: string): Promise<SubnameEntity | null> {
-    return this.cache.get(fullName, () => this.subnames.findByFullName(this.dataSource.manager, fullName));
+    return this.cache.get(fullName, () => this.reads.run((m) => this.subnames.findByFullName(m, fullName)));
   }
 
   /** Search and list: both routes land here. Stable order (creation time, then id), so pages never overlap. */
@@ -187,7 +189,7 @@ export class SubnamesService {
     const window = { limit: dto.size, offset: (dto.page - 1) * dto.size };
     const timeoutMs = this.config.searchStatementTimeoutMs;
     try {
-      const { items, totalItems } = await this.dataSource.transaction((manager) =>
+      const { items, totalItems } = await this.reads.transaction((manager) =>
         this.subnames.searchPage(manager, toSubnameFilter(dto), window, timeoutMs),
       );
       return toSubnamePage(items, dto.page, dto.size, totalItems);
