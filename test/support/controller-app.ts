@@ -5,7 +5,7 @@ import { configureApp } from '../../src/app.setup';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import type { AuthenticatedKey } from '../../src/auth/api-key';
 import { UnauthorizedError } from '../../src/common/errors';
-import { loadConfig } from '../../src/config/app-config';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
 
 /** The one key the faked ApiKeysService admits, as `x-auth-token: good-key`. */
 export const TEST_KEY: AuthenticatedKey = { id: 'key-1', keyPrefix: 'sns_test', parentNames: ['oak.eth'] };
@@ -19,12 +19,13 @@ export async function controllerApp(controllers: Type[], providers: Provider[]):
     authenticate: (token?: string) =>
       token === 'good-key' ? Promise.resolve(TEST_KEY) : Promise.reject(new UnauthorizedError()),
   };
+  const config = loadConfig({ LOG_LEVEL: 'silent' });
   const module = await Test.createTestingModule({
     controllers,
-    providers: [{ provide: ApiKeysService, useValue: keys }, ...providers],
+    providers: [{ provide: ApiKeysService, useValue: keys }, { provide: AppConfig, useValue: config }, ...providers],
   }).compile();
   const app = module.createNestApplication<NestExpressApplication>({ logger: false });
-  configureApp(app, loadConfig({ LOG_LEVEL: 'silent' }));
+  configureApp(app, config);
   await app.init();
   return app;
 }
