@@ -120,6 +120,15 @@ export class EnsChain {
     return BigInt(out.data) === 1n;
   }
 
+  /** Whether a contract lives at `address` (an account with no code answers every call with nothing). */
+  async hasCode(address: string): Promise<boolean> {
+    try {
+      return (await this.provider.getCode(address)) !== '0x';
+    } catch (e) {
+      throw unavailable(e, this.url);
+    }
+  }
+
   /** An eth_call with EIP-3668 CCIP-Read followed by ethers, as a wallet resolves. */
   async callWithCcipRead(to: string, data: string): Promise<string> {
     try {
