@@ -1,199 +1,70 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import { DynamicModule, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AuditModule } from './audit/audit.module';
-import { AuditService } from './audit/audit.service';
-import { ADMIN_ACTOR, type Actor } from './audit/audit.types';
-import { AuditQueryDto } from './audit/dto/audit-query.dto';
-import { DomainError, ValidationFailedError } from './common/errors';
-import { IdParams } from './common/validation/id-params.dto';
-import { AppValidationPipe } from './common/validation/validation.pipe';
-import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { findRunningEmbeddedDatabase, TOOL_WAIT_MS } from './database/embedded-database';
-import { IMPORT_USAGE, runImport } from './import/import-command';
+import { CliFailure, type CliResult, EXIT_FAILED, EXIT_USAGE, Usage, UsageError } from './common/command-line';
+import { DomainError } from './common/errors';
+import { ConfigError } from './config/app-config';
+import { runImport } from './import/import-command';
+import { IMPORT_USAGE } from './import/import-options';
+import { KEYS_USAGE, runKeys } from './cli/keys-command';
 import { RESOLVER_USAGE, runResolver } from './cli/resolver-command';
 import { PRIMARY_NAME_USAGE, runPrimaryName } from './cli/primary-name-command';
-import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from './admin/dto/api-key.dto';
-import { AdminModule } from './admin/admin.module';
-import { KeysService } from './admin/keys.service';
 
-const USAGE = `Usage: npm run cli -- <command>
+const USAGE = new Usage(
+  [...KEYS_USAGE, ...IMPORT_USAGE, ...PRIMARY_NAME_USAGE, ...RESOLVER_USAGE],
+  'Every command answers --help. Exit codes: 0 done, 1 failed or refused, 2 wrong usage (3: the chain could not be read).',
+);
 
-  keys create --name NAME --parent NAME [--parent NAME …] [--quota N] [--expires ISO-8601]
-      Issues a key and prints it once (with --json, as JSON).
-  keys list
-  keys update ID [--name NAME] [--parent NAME …] [--quota N] [--expires ISO-8601 | --no-expiry]
-  keys rotate ID [--grace SECONDS]
-      A new secret for the same key, printed once; the old one keeps working for SECONDS (default 0), then stops.
-  keys revoke ID
-  audit [--since ISO-8601] [--actor admin|KEY-ID] [--name SUBJECT] [--page P] [--size S]
-      The audit trail, newest first, as JSON.
+const COMMANDS: Record<string, (argv: string[]) => Promise<CliResult>> = {
+  keys: runKeys,
+  audit: runKeys,
+  import: (argv) => runImport(argv.slice(1)),
+  resolver: (argv) => runResolver(argv.slice(1)),
+  'primary-name': (argv) => runPrimaryName(argv.slice(1)),
+};
 
-Changes made here are recorded in the audit trail with the actor admin and a request id cli-<uuid>.
-The keys and audit commands use DATABASE_URL, or else the embedded database in DATA_DIR (through the running
-service when there is one).
+/** The command words before the first option (`resolver deploy --signer …` → resolver, deploy). */
+function words(argv: string[]): string[] {
+  const option = argv.findIndex((a) => a.startsWith('-'));
+  return option === -1 ? argv : argv.slice(0, option);
+}
 
-${IMPORT_USAGE}
-
-${PRIMARY_NAME_USAGE}
-
-${RESOLVER_USAGE}`;
-
-@Module({})
-class CliModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, AdminModule, AuditModule] };
+/** Unknown commands are named before anything runs; --help anywhere prints the usage of the command path. */
+async function run(argv: string[]): Promise<CliResult> {
+  const path = USAGE.known(words(argv));
+  if (argv.includes('--help') || argv.includes('-h')) {
+    const unknown = words(argv)[path.length];
+    if (unknown !== undefined && USAGE.commands(path).length > 0) throw new UsageError(`unknown command ${unknown}`);
+    return { output: USAGE.text(path), exitCode: 0 };
   }
-}
-
-/** The HTTP routes' own validation (the global pipe), so the CLI accepts and refuses exactly what they do. */
-async function checked<T extends object>(cls: new () => T, plain: object, type: 'body' | 'query' = 'body'): Promise<T> {
-  try {
-    return (await new AppValidationPipe().transform(plain, { type, metatype: cls })) as T;
-  } catch (e) {
-    if (!(e instanceof ValidationFailedError)) throw e;
-    throw new Error((e.errors ?? []).map((f) => `${f.field}: ${f.message}`).join('\n'));
+  const [group, sub] = argv;
+  if (group === undefined) throw new UsageError('give a command');
+  if (!COMMANDS[group]) throw new UsageError(`unknown command ${group}`);
+  const subs = USAGE.commands([group]);
+  if (subs.length > 0 && (sub === undefined || !subs.includes(sub))) {
+    throw new UsageError(
+      sub === undefined || sub.startsWith('-')
+        ? `${group} needs a command: ${subs.join(', ')}`
+        : `unknown command ${group} ${sub}`,
+    );
   }
+  return COMMANDS[group](argv);
 }
 
-function integer(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a whole number`);
-  return Number(value);
-}
-
-async function run(argv: string[]): Promise<string> {
-  // import talks to a service over HTTP and resolver to a chain: no database, no application context.
-  if (argv[0] === 'import' || argv[0] === 'resolver') {
-    const { output, exitCode } = await (argv[0] === 'import' ? runImport : runResolver)(argv.slice(1));
+const argv = process.argv.slice(2);
+run(argv)
+  .then(({ output, exitCode }) => {
+    if (output) console.log(output);
     process.exitCode = exitCode;
-    return output;
-  }
-  if (argv[0] === 'primary-name') {
-    const { output, exitCode } = await runPrimaryName(argv.slice(1));
-    process.exitCode = exitCode;
-    return output;
-  }
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      parent: { type: 'string', multiple: true },
-      quota: { type: 'string' },
-      expires: { type: 'string' },
-      'no-expiry': { type: 'boolean' },
-      json: { type: 'boolean' },
-      grace: { type: 'string' },
-      since: { type: 'string' },
-      actor: { type: 'string' },
-      page: { type: 'string' },
-      size: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [group, command, id] = positionals;
-  if (values.help || !((group === 'keys' && command) || group === 'audit')) return USAGE;
-  // One run of the CLI is one "request" of the audit trail, made by the administrator.
-  const by: Actor = { actor: ADMIN_ACTOR, requestId: `cli-${randomUUID()}` };
-
-  let config = loadConfig();
-  if (!config.databaseUrl) {
-    // A running service owns the embedded database; reach it through its server instead of opening the folder.
-    const running = await findRunningEmbeddedDatabase(config.dataDir, TOOL_WAIT_MS);
-    if (running) config = loadConfig({ ...process.env, DATABASE_URL: running });
-  }
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error', 'warn'] });
-  try {
-    if (group === 'audit') {
-      // Query strings, as the route receives them, so the same conversions and checks apply.
-      const query = await checked(
-        AuditQueryDto,
-        Object.fromEntries(
-          Object.entries({
-            since: values.since,
-            actor: values.actor,
-            name: values.name,
-            page: values.page,
-            size: values.size,
-          }).filter(([, v]) => v !== undefined),
-        ),
-        'query',
-      );
-      return JSON.stringify(await app.get(AuditService).search(query), null, 2);
-    }
-    const keys = app.get(KeysService);
-    switch (command) {
-      case 'create': {
-        const dto = await checked(CreateApiKeyDto, {
-          name: values.name,
-          parentNames: values.parent,
-          quota: integer(values.quota, '--quota'),
-          expiresAt: values.expires,
-        });
-        const created = await keys.issue(dto, by);
-        if (values.json) return JSON.stringify(created, null, 2);
-        return [
-          `API key ${created.id} for ${created.parentNames.join(', ')} (quota ${created.quota})`,
-          '',
-          `  ${created.key}`,
-          '',
-          'Store it now: it is not shown again and only its SHA-256 digest is kept.',
-        ].join('\n');
-      }
-      case 'list':
-        return JSON.stringify(await keys.list(), null, 2);
-      case 'update': {
-        if (!id) throw new Error('keys update needs the key id');
-        const { id: keyId } = await checked(IdParams, { id });
-        const dto = await checked(UpdateApiKeyDto, {
-          name: values.name,
-          parentNames: values.parent,
-          quota: integer(values.quota, '--quota'),
-          expiresAt: values['no-expiry'] ? null : values.expires,
-        });
-        return JSON.stringify(await keys.update(keyId, dto, by), null, 2);
-      }
-      case 'revoke': {
-        if (!id) throw new Error('keys revoke needs the key id');
-        const { id: keyId } = await checked(IdParams, { id });
-        await keys.revoke(keyId, by);
-        return `revoked ${keyId}`;
-      }
-      case 'rotate': {
-        if (!id) throw new Error('keys rotate needs the key id');
-        const { id: keyId } = await checked(IdParams, { id });
-        const dto = await checked(RotateApiKeyDto, { graceSeconds: integer(values.grace, '--grace') });
-        const rotated = await keys.rotate(keyId, dto, by);
-        if (values.json) return JSON.stringify(rotated, null, 2);
-        const grace = dto.graceSeconds ?? 0;
-        return [
-          `API key ${rotated.id} has a new secret (scope ${rotated.parentNames.join(', ')}, ${rotated.used}/${rotated.quota} used)`,
-          '',
-          `  ${rotated.key}`,
-          '',
-          grace > 0
-            ? `The old secret keeps working for ${grace} s, then stops: hand the new one over before then.`
-            : 'The old secret no longer works.',
-          'Store the new one now: it is not shown again and only its SHA-256 digest is kept.',
-        ].join('\n');
-      }
-      default:
-        return USAGE;
-    }
-  } finally {
-    await app.close();
-  }
-}
-
-run(process.argv.slice(2))
-  .then((out) => console.log(out))
+  })
   .catch((e: unknown) => {
-    if (e instanceof DomainError || e instanceof ConfigError || e instanceof Error) console.error(e.message);
-    else console.error(e);
-    process.exit(1);
+    if (e instanceof UsageError) {
+      console.error(`${e.message}\n\n${USAGE.text(USAGE.known(words(argv)))}`);
+      process.exit(EXIT_USAGE);
+    }
+    if (e instanceof CliFailure) {
+      console.error(e.message);
+      process.exit(e.exitCode);
+    }
+    const known = e instanceof DomainError || e instanceof ConfigError;
+    console.error(known ? (e as Error).message : `failed: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(EXIT_FAILED);
   });

@@ -248,7 +248,7 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
       strangerKey,
     );
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toContain(`is not the owner of the resolver ${resolver}`);
+    expect(refused.stderr).toContain(`is not the owner of the resolver ${resolver}`);
   });
 
   it('a wrapped name goes through the Name Wrapper; a burnt CANNOT_SET_RESOLVER fuse is refused with the reason', async () => {
@@ -264,7 +264,7 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
     for (const mode of [['--private-key-file', operatorKey], ['--print']]) {
       const frozen = await cli('use', 'ash.eth', '--resolver', resolver, ...mode);
       expect(frozen.code).toBe(1);
-      expect(frozen.stdout).toContain('ash.eth is wrapped in the Name Wrapper with its CANNOT_SET_RESOLVER fuse burnt');
+      expect(frozen.stderr).toContain('ash.eth is wrapped in the Name Wrapper with its CANNOT_SET_RESOLVER fuse burnt');
     }
     expect(await registry.resolver(namehash('ash.eth'))).toBe('0x0000000000000000000000000000000000000000');
   });
@@ -308,11 +308,11 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
   it('usage errors exit 2; an unreachable chain exits 3', async () => {
     const usage = await cli('deploy', '--url-template', template, '--private-key-file', operatorKey);
     expect(usage.code).toBe(2);
-    expect(usage.stdout).toContain('resolver deploy needs at least one --signer ADDRESS');
+    expect(usage.stderr).toContain('resolver deploy needs at least one --signer ADDRESS');
     const port = await freePort();
     const down = await cli('check', 'oak.eth', '--rpc-url', `http://127.0.0.1:${port}`);
     expect(down.code).toBe(3);
-    expect(down.stdout).toContain(`http://127.0.0.1:${port} failed`);
+    expect(down.stderr).toContain(`http://127.0.0.1:${port} failed`);
   });
 });
 

@@ -1,6 +1,7 @@
-import { parseArgs } from 'node:util';
 import { getAddress, Interface, isAddress } from 'ethers';
+import { CliFailure, type CliResult, parseCommandLine, UsageError } from '../common/command-line';
 import { ChainUnavailableError } from '../chain/chain.errors';
+import { ENSIP10_INTERFACE_ID } from '../chain/ens-abis';
 import { EnsChain } from '../chain/ens-chain';
 import { resolverArtifact } from '../chain/resolver-artifact';
 import { loadConfig } from '../config/app-config';
@@ -8,6 +9,8 @@ import { checkResolver } from '../resolution/resolver-check';
 import { httpGateway } from './http-gateway';
 import {
   deployTx,
+  deploymentFailure,
+  deploymentRefusal,
   RefusedError,
   send,
   setSignersTx,
@@ -17,23 +20,39 @@ import {
   walletFrom,
 } from './resolver-transactions';
 
-export const RESOLVER_USAGE = `  resolver deploy --url-template URL --signer ADDRESS [--signer ADDRESS …] [--owner ADDRESS]
+export const RESOLVER_USAGE = [
+  [
+    'resolver deploy',
+    `  resolver deploy --url-template URL --signer ADDRESS [--signer ADDRESS …] [--owner ADDRESS]
       Deploys contracts/OffchainResolver.json (the gateway's URL template and signers; --owner defaults to the sender,
-      required with --print) and prints its address.
-  resolver use PARENT --resolver ADDRESS
-      Sets PARENT's resolver through the ENS registry, or the Name Wrapper when the name is wrapped.
-  resolver url --resolver ADDRESS --url-template URL        moves the gateway
-  resolver signers --resolver ADDRESS [--add ADDRESS …] [--remove ADDRESS …]   rotates the gateway's signer
-  resolver check PARENT [--gateway ORIGIN]
+      required with --print) and prints its address.`,
+  ],
+  [
+    'resolver use',
+    `  resolver use PARENT --resolver ADDRESS
+      Sets PARENT's resolver through the ENS registry, or the Name Wrapper when the name is wrapped, once ADDRESS
+      holds a contract that supports ENSIP-10 (wildcard resolution).`,
+  ],
+  ['resolver url', '  resolver url --resolver ADDRESS --url-template URL        moves the gateway'],
+  [
+    'resolver signers',
+    "  resolver signers --resolver ADDRESS [--add ADDRESS …] [--remove ADDRESS …]   rotates the gateway's signer",
+  ],
+  [
+    'resolver check',
+    `  resolver check PARENT [--gateway ORIGIN]
       The five checks (registry, wildcard, gateway, signer, answer), one line each; --gateway is the service's
-      public origin (default PUBLIC_URL).
-  The chain: --rpc-url URL (default ENS_RPC_URL), the ENS contracts from ENS_REGISTRY_ADDRESS and
+      public origin (default PUBLIC_URL).`,
+  ],
+  [
+    'resolver',
+    `  The chain: --rpc-url URL (default ENS_RPC_URL), the ENS contracts from ENS_REGISTRY_ADDRESS and
   ENS_NAME_WRAPPER_ADDRESS. Commands that write take --private-key-file FILE (a 0x-prefixed hex key) to send, or
   --print for the unsigned transaction as JSON {to, data, value, chainId} (for a hardware wallet or a Safe).
   --json prints results as JSON. Exit codes: 0 done (check: every step holds), 1 refused or a check step failed,
-  2 wrong usage, 3 the chain could not be read.`;
-
-class UsageError extends Error {}
+  2 wrong usage, 3 the chain could not be read.`,
+  ],
+] as const;
 
 const OPTIONS = {
   'rpc-url': { type: 'string' },
@@ -47,10 +66,9 @@ const OPTIONS = {
   add: { type: 'string', multiple: true },
   remove: { type: 'string', multiple: true },
   gateway: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
 
 function address(value: string | undefined, flag: string): string {
   if (!value || !isAddress(value)) throw new UsageError(`${flag} must be a 0x-prefixed 20-byte address`);
@@ -89,7 +107,10 @@ async function write(
   return { output: '', sent };
 }
 
-async function command(v: Values, positionals: string[]): Promise<{ output: string; exitCode: number }> {
+/** The chain could not be read (the resolver commands' own exit code). */
+const EXIT_CHAIN_UNAVAILABLE = 3;
+
+async function command(v: Values, positionals: string[]): Promise<CliResult> {
   const [name, parent] = positionals;
   const config = loadConfig();
   const rpcUrl = v['rpc-url'] ?? config.ens.rpcUrl;
@@ -106,7 +127,11 @@ async function command(v: Values, positionals: string[]): Promise<{ output: stri
           ? address(v.owner, '--owner')
           : walletFrom(v['private-key-file'] ?? fail(), chain).address;
         const tx = deployTx(chain, template, signers, owner);
-        const { output, sent } = await write(chain, v, tx, 'the resolver deployment', explainResolverRevert('(new)'));
+        const { output, sent } = await write(chain, v, tx, 'the resolver deployment', deploymentRefusal(chain)).catch(
+          (e: unknown) => {
+            throw deploymentFailure(chain, e);
+          },
+        );
         if (!sent) return { output, exitCode: 0 };
         const result = { resolver: sent.contractAddress, owner, transactionHash: sent.hash, block: sent.block };
         if (v.json) return { output: JSON.stringify(result, null, 2), exitCode: 0 };
@@ -120,6 +145,7 @@ async function command(v: Values, positionals: string[]): Promise<{ output: stri
       case 'use': {
         if (!parent) throw new UsageError('resolver use needs the parent name');
         const resolver = address(v.resolver, '--resolver');
+        await mustBeWildcardResolver(chain, resolver);
         const { tx, via, owner } = await useTx(chain, parent, resolver);
         const explain = (revert: string) =>
           `refused: the ${via === 'nameWrapper' ? 'Name Wrapper' : 'ENS registry'} would revert ` +
@@ -172,23 +198,32 @@ async function command(v: Values, positionals: string[]): Promise<{ output: stri
   }
 }
 
+/** A parent pointed at an account without code, or at a resolver without ENSIP-10, stops resolving its subnames. */
+async function mustBeWildcardResolver(chain: EnsChain, resolver: string): Promise<void> {
+  if (!(await chain.hasCode(resolver))) {
+    throw new RefusedError(
+      `refused: no contract at ${resolver} on chain ${chain.chainId}; deploy one first (npm run cli -- resolver deploy)`,
+    );
+  }
+  if (!(await chain.supportsInterface(resolver, ENSIP10_INTERFACE_ID))) {
+    throw new RefusedError(
+      `refused: ${resolver} does not support ENSIP-10 (supportsInterface(${ENSIP10_INTERFACE_ID}) is false); ` +
+        'give the address of the resolver deployed with npm run cli -- resolver deploy',
+    );
+  }
+}
+
 function fail(): never {
   throw new UsageError('give --private-key-file FILE (the owner defaults to its address), or --owner ADDRESS');
 }
 
 /** `npm run cli -- resolver …`: the output and the exit code (see RESOLVER_USAGE). */
-export async function runResolver(argv: string[]): Promise<{ output: string; exitCode: number }> {
+export async function runResolver(argv: string[]): Promise<CliResult> {
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   try {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-    if (values.help || positionals.length === 0)
-      return { output: `Usage: npm run cli -- <command>\n\n${RESOLVER_USAGE}`, exitCode: 0 };
     return await command(values, positionals);
   } catch (e) {
-    if (e instanceof ChainUnavailableError) return { output: e.message, exitCode: 3 };
-    if (e instanceof RefusedError) return { output: e.message, exitCode: 1 };
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      return { output: `${(e as Error).message}\n\nUsage:\n${RESOLVER_USAGE}`, exitCode: 2 };
-    }
+    if (e instanceof ChainUnavailableError) throw new CliFailure(e.message, EXIT_CHAIN_UNAVAILABLE);
     throw e;
   }
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { CliFailure } from '../common/command-line';
 import { AbiCoder, concat, getAddress, Interface, namehash, Wallet } from 'ethers';
 import { CANNOT_SET_RESOLVER, NAME_WRAPPER, REGISTRY } from '../chain/ens-abis';
 import type { EnsChain } from '../chain/ens-chain';
@@ -13,7 +14,7 @@ export interface UnsignedTx {
 }
 
 /** A refusal the operator can act on; the CLI prints it and exits 1. */
-export class RefusedError extends Error {}
+export class RefusedError extends CliFailure {}
 
 const resolverAbi = () => new Interface(resolverArtifact().abi);
 
@@ -72,7 +73,12 @@ export async function useTx(
 }
 
 export function walletFrom(file: string, chain: EnsChain): Wallet {
-  const key = readFileSync(file, 'utf8').trim();
+  let key: string;
+  try {
+    key = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    throw new RefusedError(`cannot read ${file} (${(e as NodeJS.ErrnoException).code}): give --private-key-file FILE`);
+  }
   if (!/^0x[0-9a-fA-F]{64}$/.test(key))
     throw new RefusedError(`${file} must hold a 0x-prefixed 32-byte hex private key`);
   return new Wallet(key, chain.provider);
@@ -98,4 +104,21 @@ export async function send(wallet: Wallet, tx: UnsignedTx, explain: (revert: str
   const receipt = await response.wait();
   if (!receipt || receipt.status !== 1) throw new RefusedError(`transaction ${response.hash} reverted`);
   return { hash: response.hash, block: receipt.blockNumber, contractAddress: receipt.contractAddress };
+}
+
+/** Why a deployment failed, in words: a chain whose EVM cannot run the compiled bytecode fails oddly (BUFFER_OVERRUN). */
+export function deploymentRefusal(chain: EnsChain): (revert: string) => string {
+  const evm = (resolverArtifact().compiler.settings as { evmVersion?: string }).evmVersion ?? 'cancun';
+  return (revert) =>
+    revert === '0x'
+      ? `refused: chain ${chain.chainId} cannot run the compiled resolver (built for the EVM version ${evm}, as ` +
+        `Ethereum mainnet and Sepolia run); deploy on a chain that runs ${evm} or later`
+      : `refused: the deployment would revert (${revert})`;
+}
+
+/** Any error of a deployment other than a refusal or an unreadable chain is the chain failing to run the bytecode. */
+export function deploymentFailure(chain: EnsChain, e: unknown): unknown {
+  const code = (e as { code?: string }).code;
+  if (e instanceof RefusedError || code === undefined || code === 'NETWORK_ERROR' || code === 'TIMEOUT') return e;
+  return new RefusedError(deploymentRefusal(chain)('0x'));
 }

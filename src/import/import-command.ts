@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
-import { MAX_BATCH_ITEMS } from '../subnames/dto/batch-subnames.dto';
+import type { CliResult } from '../common/command-line';
+import { type ImportOptions, parseOptions, reachable, readable } from './import-options';
 import { batchUrl, sendBatch } from './batch-client';
 import { EntryChecker } from './entry-checker';
 import {
@@ -12,13 +12,6 @@ import {
   readImportFile,
 } from './import-source';
 
-export const IMPORT_USAGE = `  import FILE --url URL --key KEY [--dry-run] [--batch-size N] [--json]
-      Creates or updates the subnames of FILE through POST /subnames/batch, in chunks of N (default 500, at
-      most 1000). FILE is NDJSON in the request shape of POST /subnames (what GET /subnames/export writes) or
-      NameStone's get-names JSON. Every entry is validated here first; refused entries are listed with their
-      line numbers and the exit code is 1. --dry-run validates the whole file and sends nothing.`;
-
-const DEFAULT_BATCH_SIZE = 500;
 /** Refusals listed with their reasons; the rest are counted, so a file of bad lines reports in bounded memory. */
 export const MAX_LISTED_REFUSALS = 1000;
 /** Below the batch route's 2 MB body limit, with room for the envelope. */
@@ -54,46 +47,7 @@ interface Pending {
   body: Record<string, unknown>;
 }
 
-interface Options {
-  file: string;
-  url: string;
-  key: string;
-  dryRun: boolean;
-  batchSize: number;
-  json: boolean;
-}
-
-function parseOptions(argv: string[]): Options {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      key: { type: 'string' },
-      'dry-run': { type: 'boolean', default: false },
-      'batch-size': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  const [file, ...extra] = positionals;
-  if (!file || extra.length > 0) throw new Error(`import takes one FILE\n\n${IMPORT_USAGE}`);
-  const dryRun = values['dry-run'] === true;
-  if (!dryRun && (!values.url || !values.key)) throw new Error(`import needs --url and --key\n\n${IMPORT_USAGE}`);
-  const size = values['batch-size'] ?? String(DEFAULT_BATCH_SIZE);
-  if (!/^\d+$/.test(size) || Number(size) < 1 || Number(size) > MAX_BATCH_ITEMS) {
-    throw new Error(`--batch-size must be a whole number from 1 to ${MAX_BATCH_ITEMS}`);
-  }
-  return {
-    file,
-    url: values.url ?? '',
-    key: values.key ?? '',
-    dryRun,
-    batchSize: Number(size),
-    json: values.json === true,
-  };
-}
-
-export async function importFile(options: Options): Promise<ImportSummary> {
+export async function importFile(options: ImportOptions): Promise<ImportSummary> {
   const format = await detectFormat(options.file);
   const entries = await countEntries(options.file, format);
   const summary: ImportSummary = {
@@ -221,8 +175,10 @@ export function formatSummary(s: ImportSummary, url: string): string {
 }
 
 /** `npm run cli -- import …`: prints the summary and returns the exit code (1 when anything was refused). */
-export async function runImport(argv: string[]): Promise<{ output: string; exitCode: number }> {
+export async function runImport(argv: string[]): Promise<CliResult> {
   const options = parseOptions(argv);
+  await readable(options.file);
+  if (!options.dryRun) await reachable(options.url);
   const summary = await importFile(options);
   return {
     output: options.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, options.url),

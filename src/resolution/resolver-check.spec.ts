@@ -99,7 +99,10 @@ describe(checkResolver.name, () => {
   it('registry: no resolver says which commands to run; an unregistered name says so', async () => {
     const none = await failure(fakeChain({ resolver: null }));
     expect(none.step).toBe('registry');
-    expect(none.detail).toContain('npm run cli -- resolver use oak.eth --resolver ADDRESS');
+    // The service's own URL template and signer, not placeholders.
+    expect(none.detail).toContain(`npm run cli -- resolver deploy --url-template ${TEMPLATE} --signer ${signer}\``);
+    expect(none.detail).toContain('npm run cli -- resolver use oak.eth --resolver <the address it prints>');
+    expect(none.detail).not.toMatch(/\b(URL|ADDRESS)\b/);
     expect(none.detail).toContain(`sent by ${OWNER}`);
     const unregistered = await failure(fakeChain({ resolver: null, holder: { registryOwner: ZeroAddress } }));
     expect(unregistered.detail).toMatch(/^oak\.eth is not registered in the ENS registry/);

@@ -87,6 +87,13 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
       return fail(`The gateway did not say its signer and URL (GET /api/v1/ccip-read/signer): ${(e as Error).message}`);
     }
   };
+  /** The deploy command with this service's own URL template and signer, when the gateway says them. */
+  const deployCommand = async () => {
+    const info = await (signerInfo ??= gateway.signer()).catch(() => null);
+    return info?.urlTemplate
+      ? `${CLI} deploy --url-template ${info.urlTemplate} --signer ${info.address}`
+      : `${CLI} deploy --url-template URL --signer ADDRESS`;
+  };
   const run: Record<CheckStepName, () => Promise<string>> = {
     registry: async () => {
       const found = await chain.resolverOf(parentName);
@@ -99,8 +106,8 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
         return fail(`${parentName} is not registered in the ENS registry ${chain.registry} (chain ${chain.chainId})`);
       }
       return fail(
-        `${parentName} has no resolver: deploy one with \`${CLI} deploy --url-template URL --signer ADDRESS\` and ` +
-          `set it with \`${CLI} use ${parentName} --resolver ADDRESS\` (sent by ${holder.owner})`,
+        `${parentName} has no resolver: deploy one with \`${await deployCommand()}\` and ` +
+          `set it with \`${CLI} use ${parentName} --resolver <the address it prints>\` (sent by ${holder.owner})`,
       );
     },
     wildcard: async () => {
@@ -109,8 +116,8 @@ export async function checkResolver(chain: EnsChain, gateway: GatewayView, paren
       }
       return fail(
         `${resolver} does not support ENSIP-10 (supportsInterface(${ENSIP10_INTERFACE_ID}) is false), so subnames ` +
-          `of ${parentName} cannot resolve through it: deploy this project's resolver with \`${CLI} deploy\` and ` +
-          `set it with \`${CLI} use ${parentName} --resolver ADDRESS\``,
+          `of ${parentName} cannot resolve through it: deploy this project's resolver with \`${await deployCommand()}\` ` +
+          `and set it with \`${CLI} use ${parentName} --resolver <the address it prints>\``,
       );
     },
     gateway: async () => {

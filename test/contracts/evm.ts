@@ -78,10 +78,10 @@ export class Evm {
     return run;
   }
 
-  /** A fresh chain with this chain id (what the CHAINID opcode and so EIP-712 domains see). */
-  chain(chainId: number): Promise<number> {
+  /** A fresh chain with this chain id (what the CHAINID opcode and so EIP-712 domains see) and EVM version. */
+  chain(chainId: number, hardfork: Hardfork = Hardfork.Prague): Promise<number> {
     return this.serial(async () => {
-      const common = createCustomCommon({ chainId }, Mainnet, { hardfork: Hardfork.Prague });
+      const common = createCustomCommon({ chainId }, Mainnet, { hardfork });
       this.chains.push(await createVM({ common }));
       return this.chains.length - 1;
     });

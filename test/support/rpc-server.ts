@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Hardfork } from '@ethereumjs/common';
 import { Evm } from '../contracts/evm';
 import { EvmEip1193, RpcError } from './evm-rpc';
 
@@ -22,9 +23,9 @@ export class RpcServer {
     readonly chain: number,
   ) {}
 
-  /** A fresh chain with this chain id, served on 127.0.0.1 at a free port. */
-  static async start(chainId = 31337, evm = Evm.start()): Promise<RpcServer> {
-    const chain = await evm.chain(chainId);
+  /** A fresh chain with this chain id (and EVM version), served on 127.0.0.1 at a free port. */
+  static async start(chainId = 31337, evm = Evm.start(), hardfork?: Hardfork): Promise<RpcServer> {
+    const chain = await evm.chain(chainId, hardfork);
     const node = new EvmEip1193(evm, chain, chainId);
     const server = createServer((req, res) => {
       let body = '';

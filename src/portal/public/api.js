@@ -16,6 +16,25 @@ export class ApiError extends Error {
   }
 }
 
+/** A fetch that failed before any answer (service restarting, network gone), as an error in words. */
+const UNREACHABLE = {
+  code: 'SERVICE_UNREACHABLE',
+  detail: 'The service could not be reached (it may be restarting, or the network is down). Try again in a moment.',
+};
+
+async function request(url, init) {
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch {
+    throw new ApiError(0, UNREACHABLE);
+  }
+  // An answer came: a notice that the service was unreachable no longer holds.
+  document.getElementById('page-error')?.replaceChildren();
+  if (!res.ok) throw new ApiError(res.status, await problemOf(res));
+  return res;
+}
+
 async function problemOf(res) {
   try {
     return await res.json();
@@ -28,22 +47,20 @@ export async function call(method, path, body) {
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-portal-csrf'] = csrfToken;
-  const res = await fetch(`/portal/api${path}`, {
+  const res = await request(`/portal/api${path}`, {
     method,
     headers,
     credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!res.ok) throw new ApiError(res.status, await problemOf(res));
   if (res.status === 204) return null;
   return res.json();
 }
 
 /** The NDJSON export of a parent, as a Blob for a download. */
 export async function exportBlob(parentName) {
-  const res = await fetch(`/portal/api/export?parentName=${encodeURIComponent(parentName)}`, {
+  const res = await request(`/portal/api/export?parentName=${encodeURIComponent(parentName)}`, {
     credentials: 'same-origin',
   });
-  if (!res.ok) throw new ApiError(res.status, await problemOf(res));
   return res.blob();
 }

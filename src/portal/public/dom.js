@@ -23,10 +23,14 @@ export function showError(errorId, message, input) {
   }
 }
 
-/** Words for an API error; a chain that is not configured or not answering says so plainly. */
+/** Words for an API error; a chain that is not configured or not answering says so once (the detail may advise). */
 export function errorText(error) {
   if (error?.code === 'CHAIN_UNAVAILABLE') {
-    return `The chain cannot be read: ${error.message} If no chain is configured, ask the service's operator to set ENS_RPC_URL.`;
+    const stop = /[.!?]$/.test(error.message) ? '' : '.';
+    const advice = /ENS_RPC_URL|operator/.test(error.message)
+      ? ''
+      : " Ask the service's operator to check ENS_RPC_URL.";
+    return `The chain cannot be read: ${error.message}${stop}${advice}`;
   }
   const fields = (error?.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');
   return fields ? `${error.message} (${fields})` : error?.message || 'Something went wrong.';
@@ -39,4 +43,17 @@ export async function busy(button, work) {
   } finally {
     button.disabled = false;
   }
+}
+
+/** Text with `backticked` spans as code elements (the service's details quote commands so). */
+export function withCode(text) {
+  return String(text)
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? el('code', { text: part }) : part))
+    .filter((part) => part !== '');
+}
+
+/** A failure that belongs to no one control (the service unreachable at start or at sign-out), in words. */
+export function showPageError(message) {
+  $('page-error').textContent = message;
 }

@@ -1,5 +1,5 @@
 import { call, setCsrfToken } from './api.js';
-import { $, busy, errorText, showError } from './dom.js';
+import { $, busy, errorText, showError, showPageError } from './dom.js';
 import { renderKeys, renderNames, renderNewKey, renderParentOptions } from './keys.js';
 import { loadOperator } from './operator.js';
 import { renderResolutions } from './resolution.js';
@@ -11,6 +11,7 @@ const state = { me: null, keys: [], wallets: [], chosen: null };
 async function refreshKeys() {
   state.keys = await call('GET', '/keys');
   renderKeys(state.keys, { rotate, revoke });
+  showError('keys-error', '');
 }
 
 async function loadWorkspace() {
@@ -156,8 +157,9 @@ async function revoke(key, button) {
 async function signOut() {
   try {
     await call('DELETE', '/session');
-  } finally {
     showSignedOut();
+  } catch (error) {
+    showPageError(`Signing out failed: ${errorText(error)}`);
   }
 }
 
@@ -170,8 +172,9 @@ async function start() {
   watchWallets(renderWallets);
   try {
     await loadWorkspace();
-  } catch {
+  } catch (error) {
     showSignedOut();
+    if (error?.status === 0) showPageError(errorText(error));
   }
 }
 

@@ -1,7 +1,7 @@
 // Whether each name resolves through this service: the five steps of the status, in words.
 
 import { call } from './api.js';
-import { $, el, errorText } from './dom.js';
+import { $, el, errorText, withCode } from './dom.js';
 
 function stepItem(step) {
   return el(
@@ -9,7 +9,12 @@ function stepItem(step) {
     {},
     el('span', { 'aria-hidden': 'true', class: step.ok ? 'status-ok' : 'status-bad', text: step.ok ? '✓' : '✗' }),
     el('span', { class: 'step', text: step.step }),
-    el('span', {}, el('span', { class: 'visually-hidden', text: step.ok ? 'holds: ' : 'fails: ' }), step.detail),
+    el(
+      'span',
+      {},
+      el('span', { class: 'visually-hidden', text: step.ok ? 'holds: ' : 'fails: ' }),
+      withCode(step.detail),
+    ),
   );
 }
 
