@@ -7,7 +7,9 @@ export interface ImportSummary {
   valid: number;
   created: number;
   updated: number;
+  /** The first MAX_LISTED_REFUSALS refusals; refusedCount counts them all. */
   refused: { line: number; item?: number; reason: string }[];
+  refusedCount: number;
   stopped?: string;
 }
 
