@@ -193,6 +193,25 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
     }
   });
 
+  it('checks a parent whose stored subname has a label over 63 bytes (HTTP and CLI), never a 500', async () => {
+    const { key } = await t.issueKey(['oak.eth']);
+    const long = 'a'.repeat(100);
+    const write = () => request(t.http).post('/api/v1/subnames').set('x-auth-token', key);
+    await write()
+      .send({ parentName: 'oak.eth', label: long, addresses: [{ coin: 60, value: ETH }] })
+      .expect(201);
+    try {
+      const served = await status('oak.eth');
+      expect(served.ok).toBe(true);
+      expect(served.steps.at(-1)!.detail).toMatch(/ resolves through /);
+      const { code, check } = await checkJson('oak.eth');
+      expect(code).toBe(0);
+      expect(check.ok).toBe(true);
+    } finally {
+      await request(t.http).delete(`/api/v1/subnames/${long}.oak.eth`).set('x-auth-token', key).expect(204);
+    }
+  });
+
   it('fails at signer after `resolver signers` trusts another key, and passes again once it is back', async () => {
     const other = Wallet.createRandom().address;
     const rotate = (add: string, remove: string) =>
