@@ -12,7 +12,7 @@ const FLOORS = [
   ['quota', 'rate-limit'],
   ['subnames', 'listings', 'admin'],
   ['primary-names'], // above subnames (it reads the chosen name's records), below resolution (which answers name())
-  ['mint', 'resolution', 'import', 'health'],
+  ['mint', 'resolution', 'import', 'health', 'holders'], // holders: wallet-signed writes, above primary-names
   ['portal'], // the developer portal: keys (admin), subnames and the resolution status, for a signed-in wallet
   ['database'], // the data source lists every module's entities
   ['cli'], // the command line's own commands (cli.ts assembles them)
@@ -22,7 +22,9 @@ const FEATURES = FLOORS.flat().join('|');
 /** One rule per floor: its folders import nothing on their own floor or above (other than themselves). */
 const floorRules = FLOORS.flatMap((floor, level) =>
   floor.map((folder) => {
-    const notBelow = FLOORS.slice(level).flat().filter((f) => f !== folder);
+    const notBelow = FLOORS.slice(level)
+      .flat()
+      .filter((f) => f !== folder);
     return {
       name: `floors-${folder}`,
       severity: 'error',
