@@ -13,6 +13,6 @@ import { PrimaryNamesService } from './primary-names.service';
   imports: [SubnamesModule, AuditModule, ChangeFeedModule, PrimaryNameEndingsModule],
   controllers: [PrimaryNamesController],
   providers: [PrimaryNamesRepository, PrimaryNamesService, PrimaryNameCache, HolderSignature],
-  exports: [PrimaryNamesService],
+  exports: [PrimaryNamesService, HolderSignature],
 })
 export class PrimaryNamesModule {}

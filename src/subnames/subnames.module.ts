@@ -5,6 +5,7 @@ import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
 import { LegacyParentNamesLedger } from './legacy-parent-names.ledger';
 import { LegacyParentNamesRepository } from './legacy-parent-names.repository';
+import { SignedWrites } from './signed-writes';
 import { SubnameCache } from './subname-cache';
 import { SubnamesBatchService } from './subnames-batch.service';
 import { SubnamesController } from './subnames.controller';
@@ -19,9 +20,10 @@ import { SubnamesService } from './subnames.service';
     SubnamesService,
     SubnamesBatchService,
     SubnameCache,
+    SignedWrites,
     LegacyParentNamesRepository,
     LegacyParentNamesLedger,
   ],
-  exports: [SubnamesService],
+  exports: [SubnamesService, SignedWrites],
 })
 export class SubnamesModule {}
