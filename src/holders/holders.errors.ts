@@ -27,3 +27,9 @@ export class NotHolderError extends DomainError {
     super('UNAUTHORIZED', detail);
   }
 }
+
+export class SubnameReservedError extends DomainError {
+  constructor(label: string, parentName: string) {
+    super('SUBNAME_RESERVED', `The label ${label} is reserved by the policy of ${parentName}`);
+  }
+}
