@@ -23,6 +23,7 @@ import {
   ClaimMessageDto,
   DeleteDto,
   DeleteMessageDto,
+  HolderTypedDataResponse,
   SetRecordsDto,
   SetRecordsMessageDto,
   TransferDto,
@@ -100,6 +101,7 @@ export class HoldersController {
   @Post('claim/typed-data')
   @HttpCode(200)
   @ApiOperation({ summary: TYPED_DATA })
+  @ApiOkResponse({ type: HolderTypedDataResponse })
   @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
   claimTypedData(@Body() dto: ClaimMessageDto): HolderTypedData {
     return this.gate.typedData('claim', { ...dto });
@@ -108,6 +110,7 @@ export class HoldersController {
   @Post('records/typed-data')
   @HttpCode(200)
   @ApiOperation({ summary: TYPED_DATA })
+  @ApiOkResponse({ type: HolderTypedDataResponse })
   @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
   recordsTypedData(@Body() dto: SetRecordsMessageDto): HolderTypedData {
     return this.gate.typedData('records', { ...dto });
@@ -116,6 +119,7 @@ export class HoldersController {
   @Post('transfer/typed-data')
   @HttpCode(200)
   @ApiOperation({ summary: TYPED_DATA })
+  @ApiOkResponse({ type: HolderTypedDataResponse })
   @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
   transferTypedData(@Body() dto: TransferMessageDto): HolderTypedData {
     return this.gate.typedData('transfer', { ...dto });
@@ -124,6 +128,7 @@ export class HoldersController {
   @Post('delete/typed-data')
   @HttpCode(200)
   @ApiOperation({ summary: TYPED_DATA })
+  @ApiOkResponse({ type: HolderTypedDataResponse })
   @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
   deleteTypedData(@Body() dto: DeleteMessageDto): HolderTypedData {
     return this.gate.typedData('delete', { ...dto });

@@ -46,6 +46,7 @@ export class PoliciesController {
   @ApiOperation({ summary: "Remove a parent's holder policy: holders can do nothing there any more" })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiProblems(
+    [400, 'Not a valid ENS name'],
     [403, "FORBIDDEN_PARENT: the parent lies outside the key's scope"],
     [404, 'POLICY_NOT_FOUND: none was set'],
   )

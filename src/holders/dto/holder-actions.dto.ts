@@ -139,3 +139,28 @@ export class TransferDto extends TransferMessageDto {
 export class DeleteDto extends DeleteMessageDto {
   @ApiProperty(SIGNATURE_DOC) @SIGNATURE_CHECK() signature: string;
 }
+
+/** What eth_signTypedData_v4 takes: the domain, the types (EIP712Domain included), the primary type, the message. */
+export class HolderTypedDataResponse {
+  @ApiProperty({ example: { name: 'ENS subname service', version: '1', chainId: 1 } })
+  domain: { name: string; version: string; chainId: number };
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' } } },
+    },
+    example: { Delete: [{ name: 'name', type: 'string' }] },
+  })
+  types: Record<string, { name: string; type: string }[]>;
+
+  @ApiProperty({ example: 'Delete' }) primaryType: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { name: 'alice.oak.eth', issuedAt: 1795800000, service: 'https://subnames.example.com' },
+  })
+  message: Record<string, unknown>;
+}
