@@ -12,7 +12,7 @@ const FLOORS = [
   ['quota', 'rate-limit'],
   ['subnames', 'listings', 'admin'],
   ['primary-names'], // above subnames (it reads the chosen name's records), below resolution (which answers name())
-  ['mint', 'resolution', 'import', 'health', 'home'], // home: the front door at GET /
+  ['mint', 'resolution', 'import', 'health', 'home', 'holders'], // home: the front door at GET /; holders: wallet-signed writes
   ['portal'], // the developer portal: keys (admin), subnames and the resolution status, for a signed-in wallet
   ['database'], // the data source lists every module's entities
   ['cli'], // the command line's own commands (cli.ts assembles them)

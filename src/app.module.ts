@@ -3,6 +3,7 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HoldersModule } from './holders/holders.module';
 import { HealthModule } from './health/health.module';
 import { HomeModule } from './home/home.module';
 import { LoggingModule } from './logging/logging.module';
@@ -37,6 +38,7 @@ export class AppModule {
         ListingsModule,
         MintModule,
         PrimaryNamesModule,
+        HoldersModule,
         ResolutionModule,
         PortalModule,
         HomeModule,

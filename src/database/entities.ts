@@ -1,5 +1,7 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { AuditEventEntity } from '../audit/audit-event.entity';
+import { HolderClaimEntity } from '../holders/holder-claim.entity';
+import { HolderPolicyEntity } from '../holders/holder-policy.entity';
 import { ListingEntity } from '../listings/listing.entity';
 import { PrimaryNameEntity } from '../primary-names/primary-name.entity';
 import { PortalChallengeEntity } from '../portal/portal-challenge.entity';
@@ -19,4 +21,6 @@ export const ENTITIES = [
   PortalChallengeEntity,
   PortalSessionEntity,
   PortalNameEntity,
+  HolderPolicyEntity,
+  HolderClaimEntity,
 ];

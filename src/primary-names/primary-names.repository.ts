@@ -33,6 +33,21 @@ export class PrimaryNamesRepository {
     return rows[0];
   }
 
+  /**
+   * Records a holder action's issuedAt for the signer (its choice of name kept) only when it is later than the one
+   * stored, decided by the one statement as `choose` is: false when the stored one is as late or later.
+   */
+  async accept(manager: EntityManager, address: string, issuedAt: number): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO "primary_names" ("address", "name", "issued_at") VALUES ($1, NULL, $2)
+       ON CONFLICT ("address") DO UPDATE SET "issued_at" = EXCLUDED."issued_at", "updated_at" = now()
+         WHERE "primary_names"."issued_at" < EXCLUDED."issued_at"
+       RETURNING 1`,
+      [address, issuedAt],
+    );
+    return rows.length > 0;
+  }
+
   /** The name an address chose, or null when it chose none (or cleared its choice). */
   async findName(manager: EntityManager, address: string): Promise<string | null> {
     const rows = (await manager.query(`SELECT "name" FROM "primary_names" WHERE "address" = $1`, [address])) as {

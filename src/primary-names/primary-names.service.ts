@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { walletActor } from '../audit/audit.types';
 import { DomainError } from '../common/errors';
@@ -86,6 +86,17 @@ export class PrimaryNamesService {
     });
     this.cache.written(address);
     return toPrimaryNameResponse(address, chosen, chosen !== null);
+  }
+
+  /**
+   * The per-signer replay rule, shared by every signed action: in the caller's transaction, refuses (409
+   * STALE_SIGNATURE) an issuedAt not later than the last one accepted from `address`, and otherwise records it.
+   */
+  async acceptSignature(manager: EntityManager, address: string, issuedAt: number): Promise<void> {
+    const signer = checksumAddress(address);
+    if (!(await this.repository.accept(manager, signer, issuedAt))) {
+      throw new StaleSignatureError(`issuedAt ${issuedAt} is not later than the last one accepted for ${signer}`);
+    }
   }
 
   async findOrFail(address: string): Promise<PrimaryNameResponse> {

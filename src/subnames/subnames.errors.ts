@@ -17,3 +17,10 @@ export class ExportsBusyError extends DomainError {
     );
   }
 }
+
+/** A creation that must not update: the name is stored already. */
+export class SubnameTakenError extends DomainError {
+  constructor(fullName: string) {
+    super('SUBNAME_TAKEN', `${fullName} already exists`);
+  }
+}

@@ -5,6 +5,7 @@ import type { QuotaState } from '../quota/quota.repository';
 import { chargedCreateStatement } from './charged-create.statement';
 import type { PageWindow, SubnameFilter } from './search-filter';
 import { buildSearchQuery } from './search-query';
+import { patchQuery, RecordPatch } from './record-patch';
 import { previousOf, rowToEntity, SubnameRow, SubnameWrite } from './subname-row';
 import { SubnameEntity } from './subname.entity';
 import { buildUpsertManyQuery, insertQuery, updateQuery } from './upsert-queries';
@@ -110,6 +111,40 @@ export class SubnamesRepository {
     return { items: rows.map(rowToEntity), cursor: rows.length > 0 ? rows[rows.length - 1].export_key : null };
   }
 
+  /** A holder's patch (see patchQuery): the row and its values before, or null when `holder` owns no such row. */
+  async patch(
+    manager: EntityManager,
+    fullName: string,
+    holder: string,
+    p: RecordPatch,
+  ): Promise<{ entity: SubnameEntity; previous: SubnameEntity } | null> {
+    const { sql, params } = patchQuery(fullName, holder, p);
+    // An UPDATE answers [rows, rowCount] through TypeORM's postgres driver.
+    const [rows]: [(SubnameRow & Record<string, unknown>)[], number] = await manager.query(sql, params);
+    return rows[0] ? { entity: rowToEntity(rows[0]), previous: previousOf(rows[0]) } : null;
+  }
+
+  /** One page of the names an address (lower case) holds, in creation order, and how many it holds in all. */
+  async ownedPage(
+    manager: EntityManager,
+    owner: string,
+    window: PageWindow,
+  ): Promise<{ items: SubnameEntity[]; totalItems: number }> {
+    const rows: (SubnameRow & { total_items: number })[] = await manager.query(
+      `SELECT s.*, count(*) OVER ()::int AS total_items FROM subnames s WHERE lower(s.owner) = $1
+        ORDER BY s.created_at, s.id LIMIT $2 OFFSET $3`,
+      [owner, window.limit, window.offset],
+    );
+    const totalItems =
+      rows[0]?.total_items ??
+      (
+        (await manager.query('SELECT count(*)::int AS n FROM subnames WHERE lower(owner) = $1', [owner])) as {
+          n: number;
+        }[]
+      )[0].n;
+    return { items: rows.map(rowToEntity), totalItems };
+  }
+
   async count(manager: EntityManager): Promise<number> {
     const rows: { n: number }[] = await manager.query('SELECT count(*)::int AS n FROM subnames');
     return rows[0].n;
@@ -149,13 +184,16 @@ export class SubnamesRepository {
     };
   }
 
-  /** The deleted row, or null when there was none. */
-  async deleteByFullName(manager: EntityManager, fullName: string): Promise<SubnameEntity | null> {
+  /** The deleted row, or null when there was none (or, given `owner`, none that this address owns). */
+  async deleteByFullName(manager: EntityManager, fullName: string, owner?: string): Promise<SubnameEntity | null> {
     // For DELETE … RETURNING the postgres driver answers [rows, affectedCount].
-    const [rows]: [SubnameRow[], number] = await manager.query(
-      'DELETE FROM subnames WHERE full_name = $1 RETURNING *',
-      [fullName],
-    );
+    const [rows]: [SubnameRow[], number] =
+      owner === undefined
+        ? await manager.query('DELETE FROM subnames WHERE full_name = $1 RETURNING *', [fullName])
+        : await manager.query('DELETE FROM subnames WHERE full_name = $1 AND lower(owner) = $2 RETURNING *', [
+            fullName,
+            owner.toLowerCase(),
+          ]);
     return rows[0] ? rowToEntity(rows[0]) : null;
   }
 }

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedKey } from '../auth/api-key';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { PolicyResponse, toPolicyResponse } from './dto/policy.response';
+import { PutPolicyDto } from './dto/put-policy.dto';
+import type { HolderPolicyEntity } from './holder-policy.entity';
+import { PolicyNotFoundError } from './holders.errors';
+import { HoldersRepository, PolicyWrite } from './holders.repository';
+
+/** The policy a body sets, with every left-out field at its default. */
+export function toPolicyWrite(parentName: string, chargedKeyId: string, dto: PutPolicyDto): PolicyWrite {
+  return {
+    parentName,
+    claims: dto.claims ?? 'closed',
+    allowlist: dto.allowlist ?? [],
+    claimsPerAddress: dto.claimsPerAddress ?? 1,
+    labels: {
+      minLength: dto.labels?.minLength ?? 3,
+      maxLength: dto.labels?.maxLength ?? 63,
+      reserved: dto.labels?.reserved ?? [],
+    },
+    holderRecords: {
+      texts: dto.holderRecords?.texts ?? ['*'],
+      addresses: dto.holderRecords?.addresses ?? ['*'],
+      contenthash: dto.holderRecords?.contenthash ?? true,
+    },
+    transfers: dto.transfers ?? true,
+    deletes: dto.deletes ?? true,
+    chargedKeyId,
+  };
+}
+
+/** Holder policies: set and removed by a key that covers the parent, read by anyone. */
+@Injectable()
+export class PoliciesService {
+  constructor(
+    private readonly policies: HoldersRepository,
+    private readonly keys: ApiKeysService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async put(key: AuthenticatedKey, parentName: string, dto: PutPolicyDto): Promise<PolicyResponse> {
+    this.keys.authorize(key, parentName);
+    const stored = await this.policies.put(this.dataSource.manager, toPolicyWrite(parentName, key.id, dto));
+    return toPolicyResponse(stored, true);
+  }
+
+  async findOrFail(parentName: string): Promise<PolicyResponse> {
+    return toPolicyResponse(await this.policyOf(parentName), false);
+  }
+
+  async remove(key: AuthenticatedKey, parentName: string): Promise<void> {
+    this.keys.authorize(key, parentName);
+    if (!(await this.policies.remove(this.dataSource.manager, parentName))) throw new PolicyNotFoundError(parentName);
+  }
+
+  /** The stored policy of a parent; 404 POLICY_NOT_FOUND when none. */
+  async policyOf(parentName: string): Promise<HolderPolicyEntity> {
+    const policy = await this.policies.find(this.dataSource.manager, parentName);
+    if (!policy) throw new PolicyNotFoundError(parentName);
+    return policy;
+  }
+}
