@@ -1,4 +1,9 @@
-import { coinTypeToNameMap, evmCoinTypeToNameMap, getCoderByCoinType } from '@ensdomains/address-encoder';
+import {
+  coinNameToTypeMap,
+  coinTypeToNameMap,
+  evmCoinTypeToNameMap,
+  getCoderByCoinType,
+} from '@ensdomains/address-encoder';
 import { decode as decodeContenthash, encode as encodeContenthash, getCodec } from '@ensdomains/content-hash';
 import { isHexString } from 'ethers';
 import { checkedHexAddress, isHexAddress } from './evm-address';
@@ -72,7 +77,16 @@ export function coinName(coinType: number): string | undefined {
   return (coinTypeToNameMap as Record<string, readonly [string, string] | undefined>)[String(coinType)]?.[0];
 }
 
+/** The coin type a coin name stands for (eth → 60), as @ensdomains/address-encoder names them. */
+export function coinTypeOf(name: string): number | undefined {
+  return Object.hasOwn(coinNameToTypeMap, name) ? (coinNameToTypeMap as Record<string, number>)[name] : undefined;
+}
+
 export function coinProblem(coin: unknown): string | null {
+  // What the Namespace SDK sends for an addresses key it could not parseInt (a coin name).
+  if (coin === null) {
+    return 'is null: addresses in responses are keyed by coin name; send the header x-address-keys: coin-type to key them by coin type';
+  }
   if (typeof coin !== 'number' || !Number.isInteger(coin) || coin < 0 || coin > 0xffffffff) {
     return 'must be an integer coin type from 0 to 4294967295';
   }

@@ -16,7 +16,8 @@ export class SubnameResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'string' },
-    description: 'Keyed by the coin name that @ensdomains/address-encoder gives the coin type',
+    description:
+      'Keyed by the coin name that @ensdomains/address-encoder gives the coin type; by the decimal coin type ("60") when the request sends x-address-keys: coin-type',
     example: {
       eth: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
       btc: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
