@@ -89,7 +89,7 @@ describe('developer portal page: first screen and failures in words', () => {
       expect(text.match(/ENS_RPC_URL/g)).toHaveLength(1);
       expect(text).toBe(
         'The chain cannot be read: The operator of this service has not configured a chain (ENS_RPC_URL is unset), ' +
-          'so control of a name cannot be checked; ask them to set it.',
+          'so it cannot be read; ask them to set it.',
       );
     });
   });

@@ -2,7 +2,12 @@ import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
 /** Replicas sized for the burst: waiting for a pooled connection must not time out the test's own requests. */
-const REPLICA_ENV = { DATABASE_POOL_SIZE: '10', DATABASE_CONNECT_TIMEOUT_MS: '60000' };
+const REPLICA_ENV = {
+  DATABASE_POOL_SIZE: '10',
+  DATABASE_CONNECT_TIMEOUT_MS: '60000',
+  // The batchers share one key, and the race needs their batches in flight together (default 1 per key).
+  BATCHES_IN_FLIGHT_PER_KEY: '8',
+};
 const PARENT = 'race.eth';
 const HOT = `hot.${PARENT}`;
 /** The names every batch writes beside the hot one, so that batches also meet each other on several rows. */
