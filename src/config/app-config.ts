@@ -33,6 +33,8 @@ export class AppConfig {
     perKey: number;
     perIp: number;
     resolutionPerIp: number;
+    /** The holder routes' budget per client address and per signer (RATE_LIMIT_PER_HOLDER). */
+    perHolder: number;
     trustedSources: string[];
   };
   readonly trustProxy: TrustProxy;
@@ -85,6 +87,7 @@ export class AppConfig {
       perKey: e.RATE_LIMIT_PER_KEY,
       perIp: e.RATE_LIMIT_PER_IP,
       resolutionPerIp: e.RATE_LIMIT_RESOLUTION_PER_IP,
+      perHolder: e.RATE_LIMIT_PER_HOLDER,
       trustedSources: (e.RESOLUTION_TRUSTED_SOURCES ?? '')
         .split(',')
         .map((s) => s.trim())

@@ -96,6 +96,7 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_KEY = 600;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_IP = 300;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_RESOLUTION_PER_IP = 6000;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_HOLDER = 60;
   @IsOptional() @IsTrustedSources() RESOLUTION_TRUSTED_SOURCES?: string;
   @IsTrustProxy() TRUST_PROXY = 'false';
   @Transform(toBool) @IsBoolean() ALLOW_EMBEDDED_DATABASE = false;

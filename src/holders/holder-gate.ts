@@ -9,6 +9,7 @@ import { serviceOf } from '../primary-names/primary-name-message';
 import { PrimaryNamesService } from '../primary-names/primary-names.service';
 import { QuotaExceededError } from '../quota/quota.errors';
 import { QuotaService } from '../quota/quota.service';
+import { SignerBudget } from '../rate-limit/signer-budget';
 import { HolderAction, holderDigest, holderTypedData, HolderTypedData } from './holder-messages';
 import type { HolderPolicyEntity } from './holder-policy.entity';
 import { NotHolderError } from './holders.errors';
@@ -24,6 +25,7 @@ export class HolderGate {
     private readonly keys: ApiKeysService,
     private readonly quota: QuotaService,
     private readonly config: AppConfig,
+    private readonly budget: SignerBudget,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -40,7 +42,7 @@ export class HolderGate {
     return holderTypedData(action, this.config.ens.chainId, this.service(), fields);
   }
 
-  /** 401 unless `signer` (none: a name without a holder) signed this action's message. */
+  /** 401 unless `signer` (none: a name without a holder) signed this action's message; then its budget is charged. */
   async verify(action: HolderAction, signer: string | null, dto: { signature: string }): Promise<void> {
     const { signature, ...fields } = dto;
     const message = { ...fields, service: this.service() };
@@ -52,6 +54,7 @@ export class HolderGate {
           : 'The name has no owner, so no one may act on it as its holder',
       );
     }
+    await this.budget.charge(signer);
   }
 
   /** 403 QUOTA_EXCEEDED when the key charged for claims is spent, revoked, expired or suspended. */

@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { HolderBudget } from '../common/http/no-rate-limit.decorator';
 import { ApiProblems } from '../common/http/openapi';
 import { requestIdOf } from '../common/http/request-id';
 import { SubnamePageResponse } from '../subnames/dto/subname-page.response';
@@ -57,6 +58,7 @@ function send(res: Response, result: WriteResult): SubnameResponse {
 }
 
 @ApiTags('holders')
+@HolderBudget()
 @Controller('holder')
 export class HoldersController {
   constructor(

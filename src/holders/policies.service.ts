@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { ExportPreambles } from '../subnames/export-preambles';
 import { PolicyResponse, toPolicyResponse } from './dto/policy.response';
 import { PutPolicyDto } from './dto/put-policy.dto';
 import type { HolderPolicyEntity } from './holder-policy.entity';
@@ -32,14 +33,40 @@ export function toPolicyWrite(parentName: string, chargedKeyId: string, dto: Put
   };
 }
 
-/** Holder policies: set and removed by a key that covers the parent, read by anyone. */
+/** A parent's export line of its policy: the PUT body that sets it again, and the parent (issue 32). */
+export function toPolicyExportLine(e: HolderPolicyEntity): { policy: Record<string, unknown> } {
+  const { parentName, claims, allowlist, claimsPerAddress, labels, holderRecords, transfers, deletes } = e;
+  return {
+    // An empty allowlist is left out: the PUT body refuses one.
+    policy: {
+      parentName,
+      claims,
+      ...(allowlist.length > 0 ? { allowlist } : {}),
+      claimsPerAddress,
+      labels,
+      holderRecords,
+      transfers,
+      deletes,
+    },
+  };
+}
+
+/** Holder policies: set and removed by a key that covers the parent, read by anyone, and carried by exports. */
 @Injectable()
-export class PoliciesService {
+export class PoliciesService implements OnModuleInit {
   constructor(
     private readonly policies: HoldersRepository,
     private readonly keys: ApiKeysService,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly preambles: ExportPreambles,
   ) {}
+
+  onModuleInit(): void {
+    this.preambles.register(async (parentName) => {
+      const policy = await this.policies.find(this.dataSource.manager, parentName);
+      return policy && toPolicyExportLine(policy);
+    });
+  }
 
   async put(key: AuthenticatedKey, parentName: string, dto: PutPolicyDto): Promise<PolicyResponse> {
     this.keys.authorize(key, parentName);

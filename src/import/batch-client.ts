@@ -42,6 +42,33 @@ export function batchUrl(base: string): string {
   return `${/\/api\/v1$/.test(trimmed) ? trimmed : `${trimmed}/api/v1`}/subnames/batch`;
 }
 
+/** A parent's policy route, next to the batch route. */
+export function policyUrl(batch: string, parentName: string): string {
+  return batch.replace(/\/subnames\/batch$/, `/policies/${encodeURIComponent(parentName)}`);
+}
+
+/** Sets a parent's holder policy (PUT /policies/{parentName}); null when set, else why not. */
+export async function putPolicy(
+  batch: string,
+  key: string,
+  policy: Record<string, unknown>,
+): Promise<{ status: number; reason: string } | null> {
+  const { parentName, ...body } = policy;
+  try {
+    const res = await fetch(policyUrl(batch, String(parentName)), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-auth-token': key },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 200) return null;
+    const problem = (await res.json().catch(() => ({}))) as Problem;
+    const fields = (problem.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');
+    return { status: res.status, reason: `${problem.code ?? `HTTP_${res.status}`}: ${fields || problem.detail}` };
+  } catch (e) {
+    return { status: 0, reason: `the service could not be reached (${(e as Error).message})` };
+  }
+}
+
 /**
  * Sends one chunk. Waits and tries again on 429 (Retry-After), on 503 and when the service cannot be reached:
  * a batch is create-or-update, so sending it again after an answer was lost creates nothing twice.

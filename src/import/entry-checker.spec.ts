@@ -32,4 +32,15 @@ describe(EntryChecker.name, () => {
     expect((await sut.check(entry(3, { parentName: 'ab', label: 'x' }))).problem).toMatch(/^parentName: /);
     expect((await sut.check(entry(4, { parentName: 'ab.eth', label: 'a.b' }))).problem).toMatch(/label: /);
   });
+
+  it("passes an export's policy line naming its parent, and refuses one without a parent or repeated", async () => {
+    const sut = new EntryChecker();
+    const policy = (line: number, p: Record<string, unknown>): ImportRecord => ({ line, policy: p });
+    expect(await sut.check(policy(1, { parentName: 'oak.eth', claims: 'open' }))).toEqual({ problem: null });
+    expect(await sut.check(policy(2, { claims: 'open' }))).toEqual({ problem: 'policy.parentName: must be a name' });
+    expect(await sut.check(policy(3, { parentName: 'OAK.eth' }))).toEqual({
+      problem: 'repeats the policy of OAK.eth of line 1',
+    });
+    expect(await sut.check(entry(4, { parentName: 'oak.eth', label: 'alice' }))).toEqual({ problem: null });
+  });
 });

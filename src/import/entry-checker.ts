@@ -19,6 +19,7 @@ export class EntryChecker {
 
   async check(record: ImportRecord): Promise<Verdict> {
     if (record.problem) return { problem: record.problem };
+    if (record.policy) return this.checkPolicy(record, record.policy);
     let fullName: string;
     try {
       const dto = (await this.pipe.transform(record.body, {
@@ -34,6 +35,17 @@ export class EntryChecker {
     const first = this.seen.get(fullName);
     if (first) return { problem: `repeats the fullName ${fullName} of ${first}` };
     this.seen.set(fullName, describeLocation(record));
+    return { problem: null };
+  }
+
+  /** A policy line names its parent once; the rest of its rules the service checks (PUT /policies). */
+  private checkPolicy(record: ImportRecord, policy: Record<string, unknown>): Verdict {
+    const parent = policy.parentName;
+    if (typeof parent !== 'string' || parent.trim() === '') return { problem: 'policy.parentName: must be a name' };
+    const key = `policy ${parent.toLowerCase()}`;
+    const first = this.seen.get(key);
+    if (first) return { problem: `repeats the policy of ${parent} of ${first}` };
+    this.seen.set(key, describeLocation(record));
     return { problem: null };
   }
 }

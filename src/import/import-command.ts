@@ -1,7 +1,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { CliResult } from '../common/command-line';
 import { type ImportOptions, parseOptions, reachable, readable } from './import-options';
-import { batchUrl, sendBatch } from './batch-client';
+import { batchUrl, putPolicy, sendBatch } from './batch-client';
 import { EntryChecker } from './entry-checker';
 import {
   countEntries,
@@ -32,6 +32,8 @@ export interface ImportSummary {
   valid: number;
   created: number;
   updated: number;
+  /** Holder policies the file's policy lines set (PUT /policies). */
+  policies: number;
   /** The first MAX_LISTED_REFUSALS refusals, by line. */
   refused: Refusal[];
   /** Every refusal, listed or not. */
@@ -58,6 +60,7 @@ export async function importFile(options: ImportOptions): Promise<ImportSummary>
     valid: 0,
     created: 0,
     updated: 0,
+    policies: 0,
     refused: [],
     refusedCount: 0,
     primaryNamesEnded: [],
@@ -115,6 +118,17 @@ export async function importFile(options: ImportOptions): Promise<ImportSummary>
     }
   };
 
+  /** A policy line, after the names before it: set, or refused with the service's reason. */
+  const setPolicy = async (record: ImportRecord, policy: Record<string, unknown>) => {
+    const failed = summary.stopped
+      ? { status: 0, reason: `not sent: ${summary.stopped}` }
+      : await putPolicy(url, options.key, policy);
+    if (failed?.status === 401) summary.stopped = `the service refused the key (401: ${failed.reason})`;
+    if (failed) refuse(record, failed.reason);
+    else summary.policies++;
+    bar.increment(1, counts());
+  };
+
   const checker = new EntryChecker();
   let chunk: Pending[] = [];
   let chunkBytes = 0;
@@ -138,6 +152,11 @@ export async function importFile(options: ImportOptions): Promise<ImportSummary>
         bar.increment(1, counts());
         continue;
       }
+      if (record.policy) {
+        await flush();
+        await setPolicy(record, record.policy);
+        continue;
+      }
       const bytes = Buffer.byteLength(JSON.stringify(record.body)) + 1;
       if (chunk.length > 0 && (chunk.length >= options.batchSize || chunkBytes + bytes > MAX_CHUNK_BYTES)) {
         await flush();
@@ -158,7 +177,8 @@ export function formatSummary(s: ImportSummary, url: string): string {
   const lines = [
     s.dryRun
       ? `dry run of ${s.file} (${kind}, ${s.entries} entries): ${s.valid} valid, ${s.refusedCount} refused; nothing was sent`
-      : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refusedCount}`,
+      : `${s.file} (${kind}, ${s.entries} entries) into ${url}: created ${s.created}, updated ${s.updated}, refused ${s.refusedCount}` +
+        (s.policies > 0 ? `, policies set ${s.policies}` : ''),
   ];
   if (s.stopped) lines.push(`stopped: ${s.stopped}`);
   if (s.primaryNamesEnded.length > 0) {

@@ -20,6 +20,8 @@ export interface ImportRecord {
   /** 1-based position in a JSON array file; absent for NDJSON. */
   item?: number;
   body?: Record<string, unknown>;
+  /** An export's policy line (`{"policy": {parentName, …}}`): the parent's holder policy, set by PUT /policies. */
+  policy?: Record<string, unknown>;
   problem?: string;
 }
 
@@ -32,6 +34,11 @@ export function describeLocation(r: Pick<ImportRecord, 'line' | 'item'>): string
 function toRecord(value: unknown, at: Pick<ImportRecord, 'line' | 'item'>): ImportRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ...at, problem: 'is not a JSON object' };
+  }
+  const { policy, ...rest } = value as { policy?: unknown };
+  if (policy !== undefined && Object.keys(rest).length === 0) {
+    const ok = typeof policy === 'object' && policy !== null && !Array.isArray(policy);
+    return ok ? { ...at, policy: policy as Record<string, unknown> } : { ...at, problem: 'policy: must be an object' };
   }
   return { ...at, body: isNameStoneEntry(value) ? fromNameStone(value) : (value as Record<string, unknown>) };
 }

@@ -6,8 +6,9 @@ import type { Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
 import { AppConfig } from '../config/app-config';
-import { rateLimited } from '../metrics/metrics';
 import {
+  HOLDER_BUDGET,
+  HOLDER_LIMIT,
   IP_LIMIT,
   KEY_LIMIT,
   NO_RATE_LIMIT,
@@ -15,41 +16,14 @@ import {
   RESOLUTION_LIMIT,
 } from '../common/http/rate-limit.constants';
 import { RateLimitStorage, WindowCount } from './rate-limit.storage';
-import { RateLimitedError } from './rate-limit.errors';
+import { Budget } from './budget';
 import { TrustedSources } from './trusted-sources';
 
 /**
  * What a route is charged: nothing (NoRateLimit), its client address, the address and then its API key, or the
- * address on the gateway's own budget (ResolutionBudget).
+ * address on the gateway's own budget (ResolutionBudget), or on the holder routes' own (HolderBudget).
  */
-type RoutePolicy = 'none' | 'address' | 'keyed' | 'resolution';
-
-/** One budget (per address or per key): its limit and the header values that never change. */
-class Budget {
-  readonly limitHeader: string;
-  readonly policyHeader: string;
-  readonly seconds: number;
-
-  constructor(
-    readonly name: string,
-    readonly limit: number,
-    windowMs: number,
-  ) {
-    this.seconds = Math.round(windowMs / 1000);
-    this.limitHeader = String(limit);
-    this.policyHeader = `${limit};w=${this.seconds}`;
-  }
-
-  /** The draft-6 headers of a count. */
-  headers(hits: number, secondsLeft: number): Record<string, string> {
-    return {
-      'RateLimit-Limit': this.limitHeader,
-      'RateLimit-Remaining': String(Math.max(0, this.limit - hits)),
-      'RateLimit-Reset': String(secondsLeft),
-      'RateLimit-Policy': this.policyHeader,
-    };
-  }
-}
+type RoutePolicy = 'none' | 'address' | 'keyed' | 'resolution' | 'holder';
 
 /**
  * One global guard, two budgets. Every request first counts against its client address, before anything
@@ -69,6 +43,7 @@ export class RateLimitGuard implements CanActivate {
   private readonly byAddress: Budget;
   private readonly byKey: Budget;
   private readonly byResolution: Budget;
+  private readonly byHolder: Budget;
   private readonly trusted: TrustedSources;
 
   constructor(
@@ -81,6 +56,7 @@ export class RateLimitGuard implements CanActivate {
     this.byAddress = new Budget(IP_LIMIT, config.rateLimit.perIp, this.windowMs);
     this.byKey = new Budget(KEY_LIMIT, config.rateLimit.perKey, this.windowMs);
     this.byResolution = new Budget(RESOLUTION_LIMIT, config.rateLimit.resolutionPerIp, this.windowMs);
+    this.byHolder = new Budget(HOLDER_LIMIT, config.rateLimit.perHolder, this.windowMs);
     this.trusted = new TrustedSources(config.rateLimit.trustedSources);
   }
 
@@ -92,6 +68,7 @@ export class RateLimitGuard implements CanActivate {
     const req = http.getRequest<KeyedRequest>();
     const res = http.getResponse<Response>();
     if (policy === 'resolution') return this.chargeResolution(req.ip, res);
+    if (policy === 'holder') return this.chargeHolder(req.ip, res);
     // The client address as Express derives it under TRUST_PROXY; IPv6 grouped by /64.
     const address = `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
     const counted = this.storage.hitInProcess(address, this.windowMs);
@@ -106,6 +83,14 @@ export class RateLimitGuard implements CanActivate {
     const counted = this.storage.hitInProcess(tracker, this.windowMs);
     if (counted) return this.admit(res, this.byResolution, counted);
     return this.storage.hit(tracker, this.windowMs).then((count) => this.admit(res, this.byResolution, count));
+  }
+
+  /** A holder route: its own budget per address (a made-up signature spends it); the signer's is the gate's. */
+  private chargeHolder(ip: string | undefined, res: Response): boolean | Promise<boolean> {
+    const tracker = `hld:${ip ? normalizeIp(ip) : 'unknown'}`;
+    const counted = this.storage.hitInProcess(tracker, this.windowMs);
+    if (counted) return this.admit(res, this.byHolder, counted);
+    return this.storage.hit(tracker, this.windowMs).then((count) => this.admit(res, this.byHolder, count));
   }
 
   /** With a round trip: Redis or the cluster's primary counts the address, or the route takes an API key. */
@@ -132,17 +117,7 @@ export class RateLimitGuard implements CanActivate {
 
   /** Sends the budget's headers; past the limit, refuses the request with them. */
   private admit(res: Response, budget: Budget, count: WindowCount): true {
-    const secondsLeft = Math.max(1, Math.ceil(count.msLeft / 1000));
-    if (count.hits > budget.limit) {
-      rateLimited.inc({ limit: budget.name });
-      const scope = budget.name === KEY_LIMIT ? 'API key' : 'client address';
-      const what = budget.name === RESOLUTION_LIMIT ? 'lookups' : 'requests';
-      throw new RateLimitedError(
-        `More than ${budget.limit} ${what} in ${budget.seconds} s from this ${scope}; retry in ${secondsLeft} s`,
-        secondsLeft,
-        budget.headers(count.hits, secondsLeft),
-      );
-    }
+    const secondsLeft = budget.check(count);
     res.setHeader('RateLimit-Limit', budget.limitHeader);
     res.setHeader('RateLimit-Remaining', String(budget.limit - count.hits));
     res.setHeader('RateLimit-Reset', String(secondsLeft));
@@ -158,6 +133,7 @@ export class RateLimitGuard implements CanActivate {
       const targets = [handler, context.getClass()];
       if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, targets)) policy = 'none';
       else if (this.reflector.getAllAndOverride<boolean>(RESOLUTION_BUDGET, targets)) policy = 'resolution';
+      else if (this.reflector.getAllAndOverride<boolean>(HOLDER_BUDGET, targets)) policy = 'holder';
       else if (this.reflector.getAllAndMerge<unknown[]>(GUARDS_METADATA, targets).includes(ApiKeyGuard))
         policy = 'keyed';
       else policy = 'address';

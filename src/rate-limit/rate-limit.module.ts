@@ -3,9 +3,10 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStorage } from './rate-limit.storage';
+import { SignerBudget } from './signer-budget';
 
-/** Holds the counter storage, so that the guard and the health check share one instance. */
-@Module({ providers: [RateLimitStorage], exports: [RateLimitStorage] })
+/** Holds the counter storage, so that the guard, the health check and the holders' signer budget share one. */
+@Module({ providers: [RateLimitStorage, SignerBudget], exports: [RateLimitStorage, SignerBudget] })
 export class RateLimitStorageModule {}
 
 /**

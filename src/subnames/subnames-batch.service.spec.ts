@@ -1,3 +1,4 @@
+import { ExportPreambles } from './export-preambles';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
 import type { AuditService } from '../audit/audit.service';
@@ -73,6 +74,7 @@ describe(SubnamesBatchService.name, () => {
       cache,
       config,
       new ReadRouter(config, dataSource, feed, new ReadsRepository()),
+      new ExportPreambles(),
     );
   });
 

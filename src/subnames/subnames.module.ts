@@ -4,6 +4,7 @@ import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
 import { ReadsModule } from '../reads/reads.module';
+import { ExportPreambles } from './export-preambles';
 import { SignedWrites } from './signed-writes';
 import { SubnameCache } from './subname-cache';
 import { SubnamesBatchService } from './subnames-batch.service';
@@ -14,7 +15,7 @@ import { SubnamesService } from './subnames.service';
 @Module({
   imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule, ReadsModule],
   controllers: [SubnamesController],
-  providers: [SubnamesRepository, SubnamesService, SubnamesBatchService, SubnameCache, SignedWrites],
-  exports: [SubnamesService, SignedWrites],
+  providers: [SubnamesRepository, SubnamesService, SubnamesBatchService, SubnameCache, SignedWrites, ExportPreambles],
+  exports: [SubnamesService, SignedWrites, ExportPreambles],
 })
 export class SubnamesModule {}

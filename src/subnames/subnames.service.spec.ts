@@ -1,3 +1,4 @@
+import { ExportPreambles } from './export-preambles';
 import { toSubnameResponse } from './dto/subname.response';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
@@ -83,6 +84,7 @@ describe(SubnamesService.name, () => {
       cache,
       config,
       new ReadRouter(config, dataSource, feed, new ReadsRepository()),
+      new ExportPreambles(),
     );
   });
 

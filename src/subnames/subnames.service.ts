@@ -20,6 +20,7 @@ import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
 import { auditedSubname, subnameWriteEvent } from './subname-audit';
 import { SubnameCache } from './subname-cache';
+import { ExportPreambles } from './export-preambles';
 import { EndedPrimaryName, endedBy, PrimaryNameEndings } from './primary-name-endings';
 import type { SubnameWrite } from './subname-row';
 import { refuseOutsideScope } from './subname-scope';
@@ -65,6 +66,7 @@ export class SubnamesService {
     private readonly cache: SubnameCache,
     private readonly config: AppConfig,
     private readonly reads: ReadRouter,
+    private readonly preambles: ExportPreambles,
     @Optional() private readonly endings?: PrimaryNameEndings,
   ) {}
 
@@ -130,6 +132,8 @@ export class SubnamesService {
 
   private async *pagesOf(parents: string[]): AsyncGenerator<string> {
     for (const parent of parents) {
+      const preamble = await this.preambles.linesOf(parent);
+      if (preamble !== '') yield preamble;
       let cursor: string | null = null;
       for (;;) {
         const page = await this.subnames.exportPage(this.dataSource.manager, parent, cursor, EXPORT_PAGE_SIZE);

@@ -7,6 +7,8 @@ export interface ImportSummary {
   valid: number;
   created: number;
   updated: number;
+  /** Holder policies set from policy lines. */
+  policies?: number;
   /** The first MAX_LISTED_REFUSALS refusals; refusedCount counts them all. */
   refused: { line: number; item?: number; reason: string }[];
   refusedCount: number;

@@ -25,6 +25,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     RATE_LIMIT_PER_KEY: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_RESOLUTION_PER_IP: '1000000',
+    RATE_LIMIT_PER_HOLDER: '1000000',
     ...overrides,
   };
 }

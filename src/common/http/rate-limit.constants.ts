@@ -7,3 +7,7 @@ export const NO_RATE_LIMIT = 'rate-limit:skip';
 export const RESOLUTION_LIMIT = 'resolution';
 /** Metadata of routes charged to the gateway's budget (ResolutionBudget). */
 export const RESOLUTION_BUDGET = 'rate-limit:resolution';
+/** The holder routes' budget per client address and per signer (RATE_LIMIT_PER_HOLDER), apart from the others. */
+export const HOLDER_LIMIT = 'holder';
+/** Metadata of routes charged to the holders' budget (HolderBudget). */
+export const HOLDER_BUDGET = 'rate-limit:holder';
