@@ -42,12 +42,14 @@ export class PortalKeysService {
 
   /** Each parent is checked on chain now, whether or not the wallet added it before; the quota is the default. */
   async issue(wallet: WalletSession, dto: CreatePortalKeyDto, requestId: string): Promise<CreatedPortalKeyResponse> {
-    for (const parent of dto.parentNames)
-      await this.names.remember(wallet, await this.control.control(wallet.address, parent));
+    const controls = [];
+    for (const parent of dto.parentNames) controls.push(await this.control.control(wallet.address, parent));
     const by = { actor: walletActor(wallet.address), requestId };
     const { keysPerParent: perParent, keysPerWallet: perWallet } = this.config.portal;
     const issuer = wallet.address.toLowerCase();
     const created = await this.admin.issue({ ...dto, quota: undefined }, by, issuer, { perParent, perWallet });
+    // Remembered once the key exists, so that a refused issue (a key limit) changes nothing.
+    for (const control of controls) await this.names.remember(wallet, control);
     return { ...created, remaining: created.quota - created.used, suspendedReason: null };
   }
 
