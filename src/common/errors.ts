@@ -51,6 +51,25 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The code a problem of this status carries when nothing names a more precise one. */
+export function codeForStatus(status: number): ErrorCode {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');
+}
+
 /** A failure the client can act on; the problem filter turns it into RFC 9457 JSON. */
 export class DomainError extends Error {
   /** Field errors found beyond the MAX_FIELD_ERRORS that `errors` keeps. */

@@ -1,20 +1,9 @@
-import {
-  Body,
-  Controller,
-  createParamDecorator,
-  ExecutionContext,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HolderBudget } from '../common/http/no-rate-limit.decorator';
 import { ApiProblems } from '../common/http/openapi';
-import { requestIdOf } from '../common/http/request-id';
+import { RequestId } from '../common/http/request-id';
 import { SubnamePageResponse } from '../subnames/dto/subname-page.response';
 import { SubnameResponse } from '../subnames/dto/subname.response';
 import { primaryNameEndedHeader } from '../subnames/primary-name-endings';
@@ -35,11 +24,6 @@ import { HolderActionsService } from './holder-actions.service';
 import { HolderGate } from './holder-gate';
 import type { HolderTypedData } from './holder-messages';
 import { HolderNamesService } from './holder-names.service';
-
-/** The request id, for the audit trail of a route that has no API key (the wallet's signature is the actor). */
-const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string =>
-  requestIdOf(ctx.switchToHttp().getRequest()),
-);
 
 const REFUSALS: [number, string][] = [
   [400, 'VALIDATION_FAILED: the shape, records as section 2, or a label rule of the policy (named)'],

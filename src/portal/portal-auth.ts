@@ -10,7 +10,6 @@ import { ApiCookieAuth } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { UnauthorizedError } from '../common/errors';
 import { ApiProblem } from '../common/http/openapi';
-import { requestIdOf } from '../common/http/request-id';
 import { CrossSiteRequestError, NotOperatorError } from './portal.errors';
 import { PortalSessionService, tokensEqual, WalletSession } from './portal-session.service';
 import { SESSION_ABSOLUTE_SECONDS } from './portal.repository';
@@ -139,7 +138,4 @@ export const CurrentWallet = createParamDecorator((_: unknown, ctx: ExecutionCon
   return ctx.switchToHttp().getRequest<PortalRequest>().wallet!;
 });
 
-/** The request id the audit trail records. */
-export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string =>
-  requestIdOf(ctx.switchToHttp().getRequest<Request>()),
-);
+export { RequestId } from '../common/http/request-id';

@@ -1,28 +1,13 @@
-import {
-  Body,
-  Controller,
-  createParamDecorator,
-  ExecutionContext,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/http/openapi';
-import { requestIdOf } from '../common/http/request-id';
+import { RequestId } from '../common/http/request-id';
 import { PrimaryNameParams } from './dto/primary-name-params.dto';
 import { PrimaryNameResponse } from './dto/primary-name.response';
 import { SetPrimaryNameDto } from './dto/set-primary-name.dto';
 import { PrimaryNameSetupQuery } from './dto/setup-query.dto';
 import { PrimaryNameSetupResponse } from './dto/setup.response';
 import { PrimaryNamesService } from './primary-names.service';
-
-/** The request id, for the audit trail of a route that has no API key (the wallet's signature is the actor). */
-const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string =>
-  requestIdOf(ctx.switchToHttp().getRequest()),
-);
 
 const SIGNED_EXAMPLES = {
   choose: {

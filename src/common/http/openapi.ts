@@ -1,30 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { ERROR_CODES, ErrorCode } from '../errors';
+import { codeForStatus, ERROR_CODES, ErrorCode } from '../errors';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem';
-
-/** The code a response of this status carries when its description does not start with one. */
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'VALIDATION_FAILED',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-  500: 'INTERNAL',
-  503: 'SERVICE_UNAVAILABLE',
-};
 
 /** A problem body for the example: the code the description starts with (when it is one of this status). */
 export function problemExample(status: number, description: string): ReturnType<typeof toProblem> {
   const named = /^[A-Z_]+\b/.exec(description)?.[0] as ErrorCode | undefined;
-  const code =
-    named && ERROR_CODES[named]?.status === status
-      ? named
-      : (CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED'));
+  const code = named && ERROR_CODES[named]?.status === status ? named : codeForStatus(status);
   const detail = named === code ? description.slice(code.length).replace(/^[:\s]+/, '') : description;
   return toProblem(code, detail || ERROR_CODES[code].title, '3f0c2b9e-5a1d-4c55-9a53-0d0e7f1b2c3d');
 }

@@ -1,23 +1,17 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../persistence/database-errors';
-import { DomainError, ErrorCode, FieldError, ServiceBusyError, ServiceUnavailableError } from '../errors';
+import {
+  codeForStatus,
+  DomainError,
+  ErrorCode,
+  FieldError,
+  ServiceBusyError,
+  ServiceUnavailableError,
+} from '../errors';
 import { allowedMethods } from './allowed-methods';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem';
 import { requestIdOf } from './request-id';
-
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'VALIDATION_FAILED',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
 
 interface Described {
   code: ErrorCode;
@@ -91,7 +85,7 @@ export class ProblemFilter implements ExceptionFilter {
       return { code: 'VALIDATION_FAILED', detail: 'The request body could not be decompressed' };
     }
     if (isExpressClientError(e)) {
-      const code = CODE_BY_STATUS[e.status] ?? 'VALIDATION_FAILED';
+      const code = codeForStatus(e.status);
       if (e.type === 'entity.too.large' && typeof e.limit === 'number') {
         return { code, detail: `The request body exceeds the ${formatBytes(e.limit)} limit of this route` };
       }
@@ -127,7 +121,7 @@ export class ProblemFilter implements ExceptionFilter {
 
   private describeHttp(e: HttpException): Described {
     const status = e.getStatus();
-    const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');
+    const code = codeForStatus(status);
     const response = e.getResponse();
     let detail = typeof response === 'string' ? response : e.message;
     if (typeof response === 'object' && response !== null && 'message' in response) {

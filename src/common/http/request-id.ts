@@ -1,3 +1,4 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 // IncomingMessage.id, the field this middleware fills, is declared by pino-http's typings (nestjs-pino loads them).
@@ -20,3 +21,8 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
 export function requestIdOf(req: { id?: unknown } | undefined): string {
   return typeof req?.id === 'string' ? req.id : 'unknown';
 }
+
+/** The request id, for the audit trail (a route without an API key records its wallet or signer beside it). */
+export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string =>
+  requestIdOf(ctx.switchToHttp().getRequest<Request>()),
+);
