@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HolderBudget } from '../common/http/no-rate-limit.decorator';
@@ -32,8 +32,18 @@ const REFUSALS: [number, string][] = [
   [404, 'SUBNAME_NOT_FOUND: the name is not stored (records, transfer, delete)'],
   [409, 'SUBNAME_TAKEN / SUBNAME_RESERVED (claim); STALE_SIGNATURE: issuedAt too old, ahead, or replayed'],
 ];
-const TYPED_DATA =
-  'Typed data for eth_signTypedData_v4: {domain, types, primaryType, message}; only the shape is checked';
+
+/** POST {action}/typed-data: what a wallet signs for that action; only the shape is checked. */
+const TypedDataRoute = (path: string) =>
+  applyDecorators(
+    Post(path),
+    HttpCode(200),
+    ApiOperation({
+      summary: 'Typed data for eth_signTypedData_v4: {domain, types, primaryType, message}; only the shape is checked',
+    }),
+    ApiOkResponse({ type: HolderTypedDataResponse }),
+    ApiProblems([400, 'VALIDATION_FAILED: the shape']),
+  );
 
 function send(res: Response, result: WriteResult): SubnameResponse {
   res.status(result.created ? 201 : 200);
@@ -84,38 +94,22 @@ export class HoldersController {
     res.set(primaryNameEndedHeader(await this.actions.remove(dto, id)));
   }
 
-  @Post('claim/typed-data')
-  @HttpCode(200)
-  @ApiOperation({ summary: TYPED_DATA })
-  @ApiOkResponse({ type: HolderTypedDataResponse })
-  @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
+  @TypedDataRoute('claim/typed-data')
   claimTypedData(@Body() dto: ClaimMessageDto): HolderTypedData {
     return this.gate.typedData('claim', { ...dto });
   }
 
-  @Post('records/typed-data')
-  @HttpCode(200)
-  @ApiOperation({ summary: TYPED_DATA })
-  @ApiOkResponse({ type: HolderTypedDataResponse })
-  @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
+  @TypedDataRoute('records/typed-data')
   recordsTypedData(@Body() dto: SetRecordsMessageDto): HolderTypedData {
     return this.gate.typedData('records', { ...dto });
   }
 
-  @Post('transfer/typed-data')
-  @HttpCode(200)
-  @ApiOperation({ summary: TYPED_DATA })
-  @ApiOkResponse({ type: HolderTypedDataResponse })
-  @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
+  @TypedDataRoute('transfer/typed-data')
   transferTypedData(@Body() dto: TransferMessageDto): HolderTypedData {
     return this.gate.typedData('transfer', { ...dto });
   }
 
-  @Post('delete/typed-data')
-  @HttpCode(200)
-  @ApiOperation({ summary: TYPED_DATA })
-  @ApiOkResponse({ type: HolderTypedDataResponse })
-  @ApiProblems([400, 'VALIDATION_FAILED: the shape'])
+  @TypedDataRoute('delete/typed-data')
   deleteTypedData(@Body() dto: DeleteMessageDto): HolderTypedData {
     return this.gate.typedData('delete', { ...dto });
   }
