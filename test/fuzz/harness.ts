@@ -230,9 +230,10 @@ export class FuzzHarness {
   private async check(op: Operation, model: RequestModel, res: WireResponse): Promise<string | null> {
     if (res.status >= 500) return `a ${res.status} answer`;
     if (res.status < 200 || (res.status >= 300 && res.status < 400)) return `an unexpected ${res.status} answer`;
-    // An empty path parameter names another path (`/subnames/`), where 405 with Allow is the answer (section 17).
+    // An empty path parameter names another path: `/subnames/` (405 with Allow, section 17) or one that does
+    // not exist, `/holder//names` (404).
     const otherPath = Object.values(model.pathParams).some((v) => v === '');
-    if (model.valid && !op.responses.has(res.status) && !(otherPath && res.status === 405))
+    if (model.valid && !op.responses.has(res.status) && !(otherPath && (res.status === 405 || res.status === 404)))
       return `status ${res.status} is not documented for a valid request`;
     if (res.status >= 400) {
       const problem = this.problemBodyProblem(res);
