@@ -11,7 +11,10 @@ const MIGRATION_LOCK_KEY = 4_242_021;
  * Applies pending migrations under a PostgreSQL advisory lock, so concurrent replicas migrate once.
  * The lock is held on its own connection: the pool may have a single one (embedded database).
  */
-export async function runMigrations(dataSource: DataSource, logger = new Logger('Migrations')): Promise<string[]> {
+export async function runMigrations(
+  dataSource: DataSource,
+  logger: Pick<Logger, 'log'> = new Logger('Migrations'),
+): Promise<string[]> {
   const lock = new Client({ connectionString: (dataSource.options as PostgresConnectionOptions).url });
   await lock.connect();
   try {

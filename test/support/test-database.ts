@@ -3,7 +3,6 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { runMigrations } from '../../src/database/migrate';
-import { Logger } from '@nestjs/common';
 import { startEmbeddedProcess } from './embedded-process';
 
 export interface TestDatabase {
@@ -45,10 +44,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url = embedded.url;
     drop = () => embedded.stop();
   }
-  const ds = await new DataSource(
-    dataSourceOptions({ url, poolSize: 1, statementTimeoutMs: 60_000, connectTimeoutMs: 10_000 }),
-  ).initialize();
-  await runMigrations(ds, new Logger('TestMigrations'));
+  // Quiet: a test run's output is its tests' (a failing migration still throws).
+  const ds = await new DataSource({
+    ...dataSourceOptions({ url, poolSize: 1, statementTimeoutMs: 60_000, connectTimeoutMs: 10_000 }),
+    logging: ['error'],
+  }).initialize();
+  await runMigrations(ds, { log: () => undefined });
   await ds.destroy();
   return { url, drop };
 }
