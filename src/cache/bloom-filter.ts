@@ -1,7 +1,3 @@
-/** The two 32-bit hashes of the key last hashed (module scratch: no allocation per lookup). */
-let h1 = 0;
-let h2 = 0;
-
 /** murmur3's finaliser: spreads FNV-1a's weak low bits over the whole word. */
 function mix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -9,8 +5,8 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Two FNV-1a hashes of the UTF-16 code units, from different offset bases, in one pass. */
-function hash(key: string): void {
+/** Two FNV-1a hashes of the UTF-16 code units, from different offset bases, in one pass, into `into`. */
+function hash(key: string, into: Uint32Array): void {
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
   for (let i = 0; i < key.length; i++) {
@@ -18,9 +14,9 @@ function hash(key: string): void {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x01000193);
   }
-  h1 = mix(a);
+  into[0] = mix(a);
   // Odd, so that the probes of one key never collapse onto one bit.
-  h2 = (mix(b) | 1) >>> 0;
+  into[1] = mix(b) | 1;
 }
 
 /**
@@ -31,6 +27,8 @@ export class BloomFilter {
   readonly bits: number;
   readonly hashes: number;
   private readonly words: Uint32Array;
+  /** The two hashes of the key at hand: scratch of this filter, so a lookup allocates nothing. */
+  private readonly h = new Uint32Array(2);
   private added = 0;
 
   constructor(
@@ -50,7 +48,9 @@ export class BloomFilter {
 
   /** Adds `key` (again, harmlessly); true when it set a new bit, i.e. it was not in already. */
   add(key: string): boolean {
-    hash(key);
+    hash(key, this.h);
+    const h1 = this.h[0];
+    const h2 = this.h[1];
     let fresh = false;
     for (let i = 0; i < this.hashes; i++) {
       const bit = ((h1 + Math.imul(i, h2)) >>> 0) % this.bits;
@@ -66,7 +66,9 @@ export class BloomFilter {
   }
 
   has(key: string): boolean {
-    hash(key);
+    hash(key, this.h);
+    const h1 = this.h[0];
+    const h2 = this.h[1];
     for (let i = 0; i < this.hashes; i++) {
       const bit = ((h1 + Math.imul(i, h2)) >>> 0) % this.bits;
       if ((this.words[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
