@@ -17,9 +17,9 @@ function tally(answers: HolderAnswer[]): Record<string, number> {
 
 /**
  * Holders' claims racing across two service processes on one database (CONTRACT section 15): the charged key's
- * quota is decided in the claim's own transaction, never by a check before it.
+ * quota and a policy's claimsPerAddress are decided in the claim's own transaction, never by a check before it.
  */
-describe('holder claims racing the quota, across two service processes', () => {
+describe('holder claims racing the quota and the per-address limit, across two service processes', () => {
   let t: TestApp;
   let replicas: HolderClient[];
   let processes: ServiceProcess[];
@@ -80,5 +80,40 @@ describe('holder claims racing the quota, across two service processes', () => {
     expect(actors.map((a: { actor: string }) => a.actor)).toEqual(winners.map((w) => `wallet:${w}`).sort());
     const quota = await request(t.http).get('/api/v1/quota').set('x-auth-token', key).expect(200);
     expect(quota.body).toEqual({ limit: 7, used: 7, remaining: 0 });
+  });
+
+  it('with claimsPerAddress 1, one wallet racing two labels gets one name and one CLAIM_LIMIT_REACHED', async () => {
+    const { key } = await t.issueKey(['pine.eth'], 100);
+    await putPolicy('pine.eth', key, { claims: 'open', claimsPerAddress: 1 });
+    const wallets = Array.from({ length: 8 }, () => Wallet.createRandom());
+    const base = nowSeconds();
+    // Half the wallets sign both claims in the same second (two tabs), half one second apart.
+    const bodies = await Promise.all(
+      wallets.flatMap((w, i) =>
+        ['a', 'b'].map((label, j) =>
+          replicas[j].signed('claim', w, {
+            name: `${label}wallet${i}.pine.eth`,
+            owner: w.address,
+            texts: [],
+            addresses: [],
+            issuedAt: i % 2 === 0 ? base : base + j,
+          }),
+        ),
+      ),
+    );
+
+    const answers = await race(bodies);
+    for (const [i, w] of wallets.entries()) {
+      const pair = answers.slice(2 * i, 2 * i + 2);
+      expect({ wallet: w.address, outcome: tally(pair) }).toEqual({
+        wallet: w.address,
+        outcome: { '201': 1, '403 CLAIM_LIMIT_REACHED': 1 },
+      });
+      const held = await count(`SELECT count(*)::int AS n FROM subnames WHERE lower(owner) = $1`, [
+        w.address.toLowerCase(),
+      ]);
+      expect(held).toBe(1);
+    }
+    expect(await count(`SELECT count(*)::int AS n FROM subnames WHERE parent_name = 'pine.eth'`)).toBe(8);
   });
 });
