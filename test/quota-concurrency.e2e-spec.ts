@@ -1,18 +1,7 @@
-import { ON_POSTGRES } from './support/postgres-only';
-import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { BURST_REPLICA_ENV, ServiceProcess, startServiceProcess } from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
 
-/**
- * Replicas sized for a burst: waiting for a pooled connection must not time out the test's own burst. The embedded
- * database is one session, so there each replica keeps one pooled connection, as the service does on it: the burst
- * queues in the pool (which waits), not behind twenty connections at the session (where the query timer runs).
- */
-const REPLICA_ENV = {
-  DATABASE_POOL_SIZE: ON_POSTGRES ? '10' : '1',
-  DATABASE_CONNECT_TIMEOUT_MS: '60000',
-  RATE_LIMIT_PER_KEY: '1000000',
-  RATE_LIMIT_PER_IP: '1000000',
-};
+const REPLICA_ENV = { ...BURST_REPLICA_ENV, RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000' };
 
 async function create(url: string, key: string, label: string, parentName = 'oak.eth') {
   const res = await fetch(`${url}/api/v1/subnames`, {

@@ -96,11 +96,12 @@ export class HolderActionsService {
       addresses: addresses(dto.addresses).set,
       owner,
     };
+    // The count before the signer's issuedAt: a racing second claim is CLAIM_LIMIT_REACHED, which comes first.
     return this.writes.create(write, this.actor(owner, requestId), async (m) => {
-      await this.gate.accept(m, owner, dto.issuedAt);
       if (!(await this.holders.countClaim(m, parentName, owner, limit))) {
         throw new ClaimLimitReachedError(owner, parentName, limit);
       }
+      await this.gate.accept(m, owner, dto.issuedAt);
     });
   }
 

@@ -4,6 +4,8 @@
  * BaseRegistrarImplementation), a Name Wrapper stand-in and an ERC-1271 contract wallet.
  */
 import {
+  AbiCoder,
+  concat,
   type Contract,
   ContractFactory,
   id,
@@ -19,6 +21,14 @@ import { RpcServer } from './rpc-server';
 
 export const CHAIN_ID = 31337;
 const YEAR = 365 * 86_400;
+const ERC6492_SUFFIX = `0x${'6492'.repeat(16)}`;
+
+/** A contract account not deployed yet: its CREATE2 address, and how its owner's signature is wrapped (ERC-6492). */
+export interface CounterfactualAccount {
+  address: string;
+  /** `inner` (the owner's signature) with the factory call that would deploy the account, then the 6492 suffix. */
+  wrap(inner: string): string;
+}
 
 export class PortalChain {
   private constructor(
@@ -106,6 +116,19 @@ export class PortalChain {
     ).deploy()) as Contract;
     await factory.waitForDeployment();
     return factory;
+  }
+
+  /** The ContractWallet `factory` would deploy for `owner` with `salt`, left undeployed. */
+  async counterfactualAccount(factory: Contract, owner: string, salt: string): Promise<CounterfactualAccount> {
+    const address = (await factory.getFunction('addressOf')(owner, salt)) as string;
+    const deployCall = factory.interface.encodeFunctionData('deploy', [owner, salt]);
+    const target = await factory.getAddress();
+    const coder = AbiCoder.defaultAbiCoder();
+    return {
+      address,
+      wrap: (inner) =>
+        concat([coder.encode(['address', 'bytes', 'bytes'], [target, deployCall, inner]), ERC6492_SUFFIX]),
+    };
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,18 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { ON_POSTGRES } from './postgres-only';
 import { testEnv } from './test-app';
+
+/**
+ * Replicas sized for a burst: waiting for a pooled connection must not time out the test's own burst. The embedded
+ * database is one session, so there each replica keeps one pooled connection, as the service does on it: the burst
+ * queues in the pool (which waits), not behind twenty connections at the session (where the query timer runs).
+ */
+export const BURST_REPLICA_ENV = {
+  DATABASE_POOL_SIZE: ON_POSTGRES ? '10' : '1',
+  DATABASE_CONNECT_TIMEOUT_MS: '60000',
+};
 
 export interface ServiceProcess {
   url: string;
