@@ -105,13 +105,12 @@ export function mergeElementErrors(
       ? []
       : [Object.assign(new ValidationError(), { value: array[i], property: String(i), children: childErrors })],
   );
-  if (children.length === 0) return errors;
   const own = errors.find((e) => e.property === field && !e.constraints?.whitelistValidation);
   if (own) {
     own.value = array;
     own.children = children;
-    return errors;
   }
+  if (own || children.length === 0) return errors;
   const node = Object.assign(new ValidationError(), { value: array, property: field, children });
   // class-validator lists refused unknown fields first, then the DTO's properties in the order it declares them.
   const storage = getMetadataStorage();
