@@ -1,12 +1,25 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsString, ValidateNested } from 'class-validator';
 import fc from 'fast-check';
 import { BatchSubnamesDto } from '../../subnames/dto/batch-subnames.dto';
 import { ValidationFailedError } from '../errors';
 import { runs } from '../../../test/support/property-runs';
-import { SLICE_WEIGHT } from './sliced-array';
+import { SLICE_WEIGHT, ValidatedInSlices } from './sliced-array';
 import { AppValidationPipe } from './validation.pipe';
 
 /** The same DTO without the mark: validated whole, in one synchronous stretch, as before slicing. */
 class WholeBatchDto extends BatchSubnamesDto {}
+
+class Entry {
+  @IsString() key: string;
+}
+/** A sliced array between two other properties: its errors go between theirs. */
+class Mixed {
+  @IsString() name: string;
+  @ValidateNested({ each: true }) @Type(() => Entry) @ValidatedInSlices() entries: Entry[];
+  @IsInt() n: number;
+}
+class WholeMixed extends Mixed {}
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
@@ -47,7 +60,7 @@ function faultyBatch(size: number, faults: number[]): { items: Record<string, un
   };
 }
 
-async function outcome(sut: AppValidationPipe, metatype: typeof BatchSubnamesDto, body: unknown) {
+async function outcome(sut: AppValidationPipe, metatype: new () => object, body: unknown) {
   try {
     return { dto: await sut.transform(structuredClone(body), { type: 'body', metatype }) };
   } catch (e) {
@@ -135,5 +148,15 @@ describe('ValidatedInSlices (a batch validated a slice at a time)', () => {
     const sliced = await outcome(sut, BatchSubnamesDto, body);
     expect(sliced).toEqual(await outcome(sut, WholeBatchDto, body));
     expect(sliced.errors?.map((e) => e.field)).toContain('items');
+  });
+
+  it.each([
+    ['every property bad', { name: 1, entries: [...Array(299).fill({ key: 'a' }), { key: 2 }], n: 'x', extra: 1 }],
+    ['only the array bad', { name: 'a', entries: [{ key: 2 }, ...Array(299).fill({ key: 'a' })], n: 1 }],
+    ['all but the array bad', { entries: Array(300).fill({ key: 'a' }), n: 'x', more: 2 }],
+  ])('puts the array errors where the whole validation does, among other properties: %s', async (_, body) => {
+    const sliced = await outcome(sut, Mixed, body);
+    expect(sliced).toEqual(await outcome(sut, WholeMixed, body));
+    expect(sliced.errors?.length).toBeGreaterThan(0);
   });
 });
