@@ -6,7 +6,8 @@
  *   - multicall: the gateway's worst case, a multicall of as many text() calls of a long record as 64 KB carries;
  *   - oversized: a burst of keyless 1 MB bodies on a 64 KB route (refused 413);
  *   - validation: batches of 1,000 items × 20 addresses from one key, 6 at once (issue 35.2), with another
- *     client's reads (GET /subnames/long.oak.eth) timed beside liveness.
+ *     client's reads (GET /subnames/long.oak.eth) timed beside liveness; the issue's target is liveness under
+ *     1 s and those reads' p99 under 200 ms.
  */
 import { evmCoinTypeToNameMap } from '@ensdomains/address-encoder';
 import { dnsEncode, Interface, namehash } from 'ethers';
@@ -172,7 +173,8 @@ export async function measureAbuse(base: string, key: string, pid: number): Prom
   let sent = 0;
   rows.push(
     await measure(
-      `validation-heavy batches (1,000 items × 20 addresses, ${Math.round(heavyBodies[0].length / 1024)} KB), 6 at once from one key`,
+      `validation-heavy batches (1,000 items × 20 addresses, ${Math.round(heavyBodies[0].length / 1024)} KB), 6 at ` +
+        'once from one key; target (issue 35.2): liveness under 1 s, other reads p99 under 200 ms',
       base,
       pid,
       6,

@@ -10,8 +10,9 @@ const RETRY_AFTER_SECONDS = 1;
 /**
  * Refuses a batch, 429 with Retry-After and before its body is read or validated, while its key already has
  * BATCHES_IN_FLIGHT_PER_KEY (default 1) in flight in this process, from before the body is read to the answer;
- * other keys are not affected. Validating 1,000 items with 20 addresses each holds the event loop for about a
- * second, so a key sending them in parallel stalled every client (issue 35.2); an importer sends them in turn.
+ * other keys are not affected. A batch of 1,000 items with 20 addresses each costs a few hundred milliseconds of
+ * CPU (validated in slices, see ValidatedInSlices), so a key sending them in parallel would take the CPU from
+ * every other client (issue 35.2); an importer sends them in turn.
  * Goes before ReadDeferredBody.
  */
 @Injectable()

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { dnsEncode, Interface, namehash } from 'ethers';
 import { OpenApi, Operation, Schema } from './openapi';
+import { validationHeavyBatch } from './validation-heavy';
 
 /**
  * Requests derived from the OpenAPI document: first schema-valid ones (examples, near-examples and random
  * values within the declared bounds), then the same with one to three mutations (wrong types, NUL and lone
  * surrogates, odd numbers, deep nesting, unknown and prototype keys, repeated and bracketed query parameters,
  * bad percent-encoding, raw bodies, bad credentials). Nothing here knows a route: only the schemas and the
- * small table of setup values below.
+ * small table of setup values below (and the subname item shape of a validation-heavy batch, issue 35.2).
  */
 
 /** Stands for a value that setup makes (an API key, its id); filled in when the request is sent. */
@@ -404,7 +405,7 @@ function define(target: object, key: string, value: unknown): void {
 /** A copy of a constant, so that no two requests (or two places of one) share an object. */
 const fresh = <T>(v: T): T => (typeof v === 'object' && v !== null ? (JSON.parse(JSON.stringify(v)) as T) : v);
 
-type Mutation = { label: string; apply: (m: RequestModel, op: Operation) => void };
+export type Mutation = { label: string; apply: (m: RequestModel, op: Operation) => void };
 
 const pick = <T>(items: T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
 
@@ -461,6 +462,7 @@ function abuseMutations(at: fc.Arbitrary<number>): { arbitrary: fc.Arbitrary<Mut
     { arbitrary: hugeArray, weight: 2 },
     { arbitrary: prototypeRecordKey, weight: 2 },
     { arbitrary: lengthChanging, weight: 3 },
+    { arbitrary: validationHeavyBatch, weight: 1 },
   ];
 }
 

@@ -1,9 +1,19 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
 import { FieldError, MAX_FIELD_ERRORS, ValidationFailedError } from '../errors';
 import { rawShapeProblems } from './raw-shape';
 import { BoundedMemo } from '../bounded-memo';
 import { assertSafeInput } from './input-safety';
 import { detachFreeKeyMaps, freeKeyMapFields } from './free-key-map';
+import {
+  applyPropertyTransforms,
+  ElementStandIn,
+  isObjectElement,
+  mapInSlices,
+  mergeElementErrors,
+  SlicedArrayField,
+  slicedArrayField,
+} from './sliced-array';
 
 /** class-validator's built-in messages start with the property name; the field path already says it. */
 function stripSubject(message: string, property: string): string {
@@ -110,6 +120,11 @@ export class AppValidationPipe extends ValidationPipe {
       if (maps.length > 0 && this.isPlainObject(value)) {
         return this.transformWithMaps(value as Record<string, unknown>, metadata, maps);
       }
+      const sliced = slicedArrayField(metadata.metatype);
+      const elements = sliced && this.isPlainObject(value) && (value as Record<string, unknown>)[sliced.property];
+      if (sliced && Array.isArray(elements) && elements.length > 0 && elements.every(isObjectElement)) {
+        return this.transformInSlices(value as Record<string, unknown>, metadata, sliced, elements);
+      }
     }
     return super.transform(value, metadata);
   }
@@ -132,6 +147,41 @@ export class AppValidationPipe extends ValidationPipe {
     if (problems.length > 0) throw new ValidationFailedError(problems);
     for (const [property, map] of maps) dto[property] = map;
     return dto;
+  }
+
+  /**
+   * A DTO with a long array of objects (see ValidatedInSlices): its elements built, then validated, a slice at a
+   * time, the rest of the DTO as usual with stand-ins for them; the errors merged as one validation would give them.
+   */
+  private async transformInSlices(
+    value: Record<string, unknown>,
+    metadata: ArgumentMetadata,
+    { property, element }: SlicedArrayField,
+    raw: object[],
+  ): Promise<unknown> {
+    const dto = metadata.metatype as new () => object;
+    const built = await mapInSlices(raw, raw, (slice) => {
+      this.stripProtoKeys(slice);
+      return plainToInstance(element, slice, this.transformOptions) as object[];
+    });
+    const rest = { ...value };
+    delete rest[property];
+    this.stripProtoKeys(rest);
+    const shell = plainToInstance(dto, rest, this.transformOptions) as Record<string, unknown>;
+    const array = applyPropertyTransforms(dto, property, built, value, this.transformOptions ?? {}) as object[];
+    const options = {
+      ...this.validatorOptions,
+      validationError: { target: false, ...this.validatorOptions.validationError },
+    };
+    shell[property] = array.map(() => new ElementStandIn());
+    const errors = await this.validate(shell, options);
+    shell[property] = array;
+    const elementErrors = await mapInSlices(array, raw, (slice) =>
+      Promise.all(slice.map((item) => this.validate(item, options))),
+    );
+    const merged = mergeElementErrors(dto, property, array, errors, elementErrors);
+    if (merged.length > 0) throw await this.exceptionFactory(merged);
+    return shell;
   }
 
   private async transformParams(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {

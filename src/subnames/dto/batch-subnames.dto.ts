@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
+import { ValidatedInSlices } from '../../common/validation/sliced-array';
 import { HasNoArrayEntries } from '../../common/validation/validators';
 import { markRepeatedFullNames } from './batch-repeats';
 import { CreateSubnameDto } from './create-subname.dto';
@@ -24,6 +25,7 @@ export class BatchSubnamesDto {
   @ValidateNested({ each: true })
   @Type(() => CreateSubnameDto)
   @Transform(markRepeatedFullNames)
+  @ValidatedInSlices()
   items: CreateSubnameDto[];
 }
 
