@@ -65,48 +65,53 @@ const WARMUP_OFFSET = 1e9;
 
 /** An HTTP workload as a `Load`: autocannon for `seconds`. */
 export function httpLoad(w: Workload): Load {
+  return { name: w.name, slice: (seconds, offset) => run(w, { duration: seconds }, offset) };
+}
+
+/** One run of exactly `amount` requests or `duration` seconds, no warm-up (a cache's first miss counts). */
+export async function measureOnce(w: Workload, until: { duration: number } | { amount: number }): Promise<LoadResult> {
+  return total(w.name, [await run(w, until, 0)]);
+}
+
+/** One autocannon run, for a duration or a number of requests, request indexes from `offset`. */
+function run(w: Workload, until: { duration: number } | { amount: number }, offset: number): Promise<Slice> {
   const headers = { 'content-type': 'application/json', ...w.headers };
-  return {
-    name: w.name,
-    slice: (seconds, offset) => {
-      let i = offset;
-      const latencies: number[] = [];
-      return new Promise((resolve, reject) => {
-        const instance = autocannon(
+  let i = offset;
+  const latencies: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: w.url,
+        connections: w.connections ?? LOAD_CONNECTIONS,
+        pipelining: 1,
+        ...until,
+        timeout: 30,
+        requests: [
           {
-            url: w.url,
-            connections: w.connections ?? LOAD_CONNECTIONS,
-            pipelining: 1,
-            duration: seconds,
-            timeout: 30,
-            requests: [
-              {
-                method: w.method ?? 'GET',
-                headers,
-                setupRequest: (req) => {
-                  const { path, body } = w.next(i++);
-                  return { ...req, path, body };
-                },
-              },
-            ],
+            method: w.method ?? 'GET',
+            headers,
+            setupRequest: (req) => {
+              const { path, body } = w.next(i++);
+              return { ...req, path, body };
+            },
           },
-          (err, r) => {
-            if (err) return reject(err);
-            const statuses: Record<string, number> = {};
-            for (const [code, { count = 0 } = {}] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = count;
-            resolve({
-              sent: i - offset,
-              seconds: r.duration,
-              latencies,
-              errors: r.non2xx + r.errors + r.timeouts,
-              statuses,
-            });
-          },
-        );
-        instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
-      });
-    },
-  };
+        ],
+      },
+      (err, r) => {
+        if (err) return reject(err);
+        const statuses: Record<string, number> = {};
+        for (const [code, { count = 0 } = {}] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = count;
+        resolve({
+          sent: i - offset,
+          seconds: r.duration,
+          latencies,
+          errors: r.non2xx + r.errors + r.timeouts,
+          statuses,
+        });
+      },
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
 }
 
 /** The p-th quantile of sorted latencies, in ms, to a tenth. */
@@ -117,7 +122,7 @@ function quantile(sorted: number[], p: number): number {
 }
 
 /** Adds slices up into one result. */
-function total(name: string, slices: Slice[]): LoadResult {
+export function total(name: string, slices: Slice[]): LoadResult {
   const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
   const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
   const statuses: Record<string, number> = {};

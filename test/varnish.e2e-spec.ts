@@ -1,15 +1,12 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { AddressInfo } from 'node:net';
 import { AbiCoder, dnsEncode, namehash, Wallet } from 'ethers';
 import request from 'supertest';
 import { RESOLVER_CALLS } from './support/calldata';
+import { freePort } from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
+import { startVarnish, Varnish } from './support/varnish';
 
 /** The shipped VCL (deploy/varnish/default.vcl) in a real varnishd in front of the service. */
-const VARNISHD = '/usr/sbin/varnishd';
 const SENDER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
 const coder = AbiCoder.defaultAbiCoder();
 const urlCall = (name: string) =>
@@ -18,26 +15,13 @@ const urlCall = (name: string) =>
     RESOLVER_CALLS.encodeFunctionData('text(bytes32,string)', [namehash(name), 'url']),
   ]);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 describe('the gateway behind Varnish with the shipped VCL', () => {
   let t: TestApp;
   let key: string;
-  let varnish: ChildProcess;
-  let workDir: string;
+  let varnish: Varnish;
   let cacheUrl: string;
 
   beforeAll(async () => {
-    if (!existsSync(VARNISHD)) throw new Error(`${VARNISHD} is missing: apt-get install varnish (.ci/run does)`);
     const cachePort = await freePort();
     cacheUrl = `http://127.0.0.1:${cachePort}`;
     t = await createTestApp({
@@ -46,46 +30,13 @@ describe('the gateway behind Varnish with the shipped VCL', () => {
       CACHE_PURGE_URL: `${cacheUrl}/`,
     });
     await t.app.listen(0, '127.0.0.1');
-    const appPort = (t.app.getHttpServer().address() as AddressInfo).port;
     key = (await t.issueKey(['oak.eth'])).key;
-    workDir = mkdtempSync(join(tmpdir(), 'varnish-'));
-    const vcl = readFileSync(join(__dirname, '../deploy/varnish/default.vcl'), 'utf8')
-      .replace('.host = "api";', '.host = "127.0.0.1";')
-      .replace('.port = "3000";', `.port = "${appPort}";`);
-    writeFileSync(join(workDir, 'test.vcl'), vcl);
-    varnish = spawn(
-      VARNISHD,
-      [
-        '-F',
-        '-j',
-        'none',
-        '-a',
-        `127.0.0.1:${cachePort}`,
-        '-f',
-        join(workDir, 'test.vcl'),
-        '-n',
-        workDir,
-        '-s',
-        'malloc,32m',
-      ],
-      { stdio: 'ignore' },
-    );
-    // Until varnishd answers and its probe finds the service healthy.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const ok = await fetch(`${cacheUrl}/api/v1/ccip-read/${SENDER}/${urlCall('probe.oak.eth')}.json`)
-        .then((r) => r.status === 200)
-        .catch(() => false);
-      if (ok) break;
-      if (Date.now() > deadline) throw new Error('varnishd did not serve the gateway within 30 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    varnish = await startVarnish((t.app.getHttpServer().address() as AddressInfo).port, cachePort);
   }, 60_000);
 
   afterAll(async () => {
-    varnish?.kill('SIGTERM');
+    await varnish?.stop();
     await t?.close();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
   const store = (url: string) =>
@@ -102,6 +53,7 @@ describe('the gateway behind Varnish with the shipped VCL', () => {
   it('serves 1,000 identical lookups with one origin hit; the rest are cache hits with an Age', async () => {
     await store('https://one.example').expect(201);
     await new Promise((r) => setTimeout(r, 300));
+    const before = await varnish.counters();
     const misses: number[] = [];
     let lastAge = '';
     for (let i = 0; i < 1000; i++) {
@@ -113,6 +65,8 @@ describe('the gateway behind Varnish with the shipped VCL', () => {
       else await res.arrayBuffer();
     }
     expect(misses.length).toBeLessThanOrEqual(2);
+    // The misses are the only requests that reached the service.
+    expect((await varnish.counters())['MAIN.backend_req'] - before['MAIN.backend_req']).toBe(misses.length);
     expect(lastAge).toMatch(/^\d+$/);
   }, 120_000);
 
