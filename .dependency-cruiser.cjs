@@ -7,7 +7,7 @@
 const FLOORS = [
   ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
   ['metrics', 'chain'], // chain: reads ENS on chain (ENS_RPC_URL)
-  ['logging', 'signing', 'audit', 'cache'],
+  ['logging', 'signing', 'audit', 'cache', 'dev-chain'], // dev-chain: ENS in memory on loopback, to try the service
   ['auth', 'reads'], // reads: a public read's choice of primary or standby (DATABASE_READ_URL)
   ['quota', 'rate-limit'],
   ['subnames', 'listings', 'admin'],

@@ -1,12 +1,13 @@
 // Compiles the Solidity the project ships (contracts/*.sol) with the pinned solc into contracts/<Name>.json
 // ({abi, bytecode, compiler: {version, settings}}). `--check` compiles again and fails when the committed
-// artifact differs in any byte, so the artifact always is what the source compiles to.
+// artifact differs in any byte, so the artifact always is what the source compiles to. contracts/dev/ holds the
+// stand-ins of ENS's registrar and Name Wrapper that `npm run cli -- dev-chain` deploys (and the tests use).
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { basename, join } = require('node:path');
 const solc = require('solc');
 
 const root = join(__dirname, '..');
-const CONTRACTS = ['OffchainResolver'];
+const CONTRACTS = ['OffchainResolver', 'dev/BaseRegistrar', 'dev/NameWrapper'];
 // cancun: an EVM version Ethereum mainnet and Sepolia run. Changing a setting changes the committed artifact.
 const SETTINGS = {
   evmVersion: 'cancun',
@@ -30,7 +31,7 @@ function compile(name) {
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const contract = output.contracts[source][name];
+  const contract = output.contracts[source][basename(name)];
   const artifact = {
     abi: contract.abi,
     bytecode: `0x${contract.evm.bytecode.object}`,

@@ -7,9 +7,10 @@ import { IMPORT_USAGE } from './import/import-options';
 import { KEYS_USAGE, runKeys } from './cli/keys-command';
 import { RESOLVER_USAGE, runResolver } from './cli/resolver-command';
 import { PRIMARY_NAME_USAGE, runPrimaryName } from './cli/primary-name-command';
+import { DEV_CHAIN_USAGE, runDevChain } from './cli/dev-chain-command';
 
 const USAGE = new Usage(
-  [...KEYS_USAGE, ...IMPORT_USAGE, ...PRIMARY_NAME_USAGE, ...RESOLVER_USAGE],
+  [...KEYS_USAGE, ...IMPORT_USAGE, ...PRIMARY_NAME_USAGE, ...RESOLVER_USAGE, ...DEV_CHAIN_USAGE],
   'Every command answers --help. Exit codes: 0 done, 1 failed or refused, 2 wrong usage (3: the chain could not be read).',
 );
 
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<CliResult>> = {
   import: (argv) => runImport(argv.slice(1)),
   resolver: (argv) => runResolver(argv.slice(1)),
   'primary-name': (argv) => runPrimaryName(argv.slice(1)),
+  'dev-chain': (argv) => runDevChain(argv.slice(1)),
 };
 
 /** The command words before the first option (`resolver deploy --signer …` → resolver, deploy). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Hardfork } from '@ethereumjs/common';
 import { namehash, Wallet, ZeroAddress } from 'ethers';
 import { PortalChain } from './support/portal-chain';
-import { RpcServer } from './support/rpc-server';
+import { RpcServer } from '../src/dev-chain/rpc-server';
 import { freePort } from './support/service-process';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');

@@ -8,7 +8,7 @@ import request from 'supertest';
 import l1MintControllerAbi from '@thenamespace/mint-manager/dist/abi/l1-mint-controller-abi.json';
 import { compileContract } from './contracts/compile';
 import type { MintContent } from '../src/signing/mint-context';
-import { CallResult, Evm } from './contracts/evm';
+import { CallResult, Evm } from '../src/dev-chain/evm';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
 const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');

@@ -14,7 +14,7 @@ import {
 } from 'ethers';
 import artifact from '../contracts/OffchainResolver.json';
 import { ccipAnswerDigest } from './support/ccip-reference';
-import { RpcServer } from './support/rpc-server';
+import { RpcServer } from '../src/dev-chain/rpc-server';
 
 const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 const URL_TEMPLATE = 'https://subnames.example.com/api/v1/ccip-read/{sender}/{data}.json';

@@ -27,7 +27,7 @@ import resolverArtifact from '../contracts/OffchainResolver.json';
 import { compileContract } from './contracts/compile';
 import { BatchGateway, startBatchGateway } from './support/batch-gateway';
 import { evmProvider } from './support/evm-provider';
-import { RpcServer } from './support/rpc-server';
+import { RpcServer } from '../src/dev-chain/rpc-server';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
 const CHAIN_ID = 31337;

@@ -22,7 +22,7 @@ import request from 'supertest';
 import { ccipAnswerDigest } from './support/ccip-reference';
 import resolverArtifact from '../contracts/OffchainResolver.json';
 import { compileContract } from './contracts/compile';
-import { CallResult, Evm } from './contracts/evm';
+import { CallResult, Evm } from '../src/dev-chain/evm';
 import { EvmEip1193, evmProvider } from './support/evm-provider';
 import { createTestApp, TestApp } from './support/test-app';
 

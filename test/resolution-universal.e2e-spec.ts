@@ -22,7 +22,7 @@ import { createPublicClient, custom, defineChain, type PublicClient } from 'viem
 import { normalize } from 'viem/ens';
 import resolverArtifact from '../contracts/OffchainResolver.json';
 import { compileContract } from './contracts/compile';
-import { Evm } from './contracts/evm';
+import { Evm } from '../src/dev-chain/evm';
 import { BatchGateway, startBatchGateway } from './support/batch-gateway';
 import { EvmEip1193, evmProvider } from './support/evm-provider';
 import { createTestApp, TestApp } from './support/test-app';

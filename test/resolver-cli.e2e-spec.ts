@@ -17,8 +17,9 @@ import {
   ZeroHash,
 } from 'ethers';
 import request from 'supertest';
+import nameWrapperArtifact from '../contracts/dev/NameWrapper.json';
 import { compileContract } from './contracts/compile';
-import { RpcServer } from './support/rpc-server';
+import { RpcServer } from '../src/dev-chain/rpc-server';
 import { freePort } from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -93,7 +94,10 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
       return contract;
     };
     registry = await deploy('ENSRegistry.sol', 'ENSRegistry');
-    wrapper = await deploy('NameWrapper.sol', 'NameWrapper', [await registry.getAddress()]);
+    wrapper = (await new ContractFactory(nameWrapperArtifact.abi, nameWrapperArtifact.bytecode, root).deploy(
+      await registry.getAddress(),
+    )) as Contract;
+    await wrapper.waitForDeployment();
     const mine = async (p: Promise<{ wait(): Promise<unknown> }>) => (await p).wait();
     await mine(registry.setSubnodeOwner(ZeroHash, id('eth'), root.address));
     await mine(registry.setSubnodeOwner(namehash('eth'), id('oak'), operator.address));

@@ -8,9 +8,12 @@ export interface ContractArtifact {
   compiler: { version: string; settings: unknown };
 }
 
-/** contracts/OffchainResolver.json, the committed compiled resolver (two levels up from src/chain and dist/chain). */
+/** A committed compiled contract, e.g. `dev/NameWrapper` (contracts/ is two levels up from src/chain and dist/chain). */
+export function committedArtifact(name: string): ContractArtifact {
+  return JSON.parse(readFileSync(join(__dirname, '..', '..', 'contracts', `${name}.json`), 'utf8')) as ContractArtifact;
+}
+
+/** contracts/OffchainResolver.json, the committed compiled resolver. */
 export function resolverArtifact(): ContractArtifact {
-  return JSON.parse(
-    readFileSync(join(__dirname, '..', '..', 'contracts', 'OffchainResolver.json'), 'utf8'),
-  ) as ContractArtifact;
+  return committedArtifact('OffchainResolver');
 }

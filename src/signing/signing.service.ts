@@ -13,7 +13,7 @@ import {
   Network,
   NETWORKS,
 } from './mint-context';
-import { DigestSigner, loadSignerKey } from './signer-key';
+import { DigestSigner, loadSignerKey, type SignerSource } from './signer-key';
 import { SigningThread } from './signing-thread';
 
 export { SignerConfigError } from './signer-key';
@@ -33,6 +33,17 @@ export function envName(network: Network): string {
 }
 
 export const CCIP_SIGNER_VARIABLE = 'CCIP_SIGNER_KEY';
+
+/** The gateway signer's key source; `npm run cli -- dev-chain` reads the same key, so its resolver trusts it. */
+export function ccipSignerSource(config: AppConfig): SignerSource {
+  return {
+    variable: CCIP_SIGNER_VARIABLE,
+    configured: config.ccip.signerKey,
+    devFile: 'dev-signer-ccip.key',
+    purpose: 'CCIP-Read gateway',
+    logName: 'the CCIP-Read gateway',
+  };
+}
 
 /** One network's mint signer: its key, its domain, and the type hash and domain separator computed once. */
 export class NetworkSigner {
@@ -113,17 +124,7 @@ export class SigningService implements OnModuleDestroy {
       return [network, new NetworkSigner(network, net.chainId, net.contract, key, thread)] as const;
     });
     this.signers = Object.fromEntries(entries) as Record<Network, NetworkSigner>;
-    this.ccip = loadSignerKey(
-      {
-        variable: CCIP_SIGNER_VARIABLE,
-        configured: config.ccip.signerKey,
-        devFile: 'dev-signer-ccip.key',
-        purpose: 'CCIP-Read gateway',
-        logName: 'the CCIP-Read gateway',
-      },
-      config,
-      this.logger,
-    );
+    this.ccip = loadSignerKey(ccipSignerSource(config), config, this.logger);
     this.ccip.attach(thread);
     // Off the event loop serving requests: a signature is 40–70 µs of CPU there (bench/RESULTS.md).
     if (config.signingThread) thread.start();

@@ -1,12 +1,12 @@
 /**
- * An ethers v6 provider on the in-process EVM of test/contracts/evm.ts, through the EIP-1193 object of
+ * An ethers v6 provider on the in-process EVM of src/dev-chain/evm.ts, through the EIP-1193 object of
  * evm-rpc.ts, so that ethers' own ENS and CCIP-Read machinery (EnsResolver, OffchainLookup handling, the gateway
  * fetch) runs unchanged against contracts in memory.
  */
 import { BrowserProvider, EnsPlugin, Network } from 'ethers';
-import type { EvmEip1193 } from './evm-rpc';
+import type { EvmEip1193 } from '../../src/dev-chain/evm-rpc';
 
-export { EvmEip1193 } from './evm-rpc';
+export { EvmEip1193 } from '../../src/dev-chain/evm-rpc';
 
 /**
  * A provider whose network names `registry` as its ENS registry (ethers' EnsPlugin), with CCIP-Read enabled; with

@@ -1,7 +1,6 @@
 /**
  * An ENS deployment for the developer portal's tests, in the in-process EVM behind a loopback JSON-RPC endpoint:
- * ENS's own compiled ENSRegistry (@ensdomains/ens), a base registrar for `.eth` (stand-in of
- * BaseRegistrarImplementation), a Name Wrapper stand-in and an ERC-1271 contract wallet.
+ * the one `npm run cli -- dev-chain` makes (src/dev-chain/ens-deployment.ts), and ERC-1271 contract wallets.
  */
 import {
   AbiCoder,
@@ -13,11 +12,10 @@ import {
   JsonRpcProvider,
   namehash,
   Wallet,
-  ZeroHash,
 } from 'ethers';
-import ensRegistry from '@ensdomains/ens/build/contracts/ENSRegistry.json';
+import { deployEns, ensSettings } from '../../src/dev-chain/ens-deployment';
 import { compileContract } from '../contracts/compile';
-import { RpcServer } from './rpc-server';
+import { RpcServer } from '../../src/dev-chain/rpc-server';
 
 export const CHAIN_ID = 31337;
 const YEAR = 365 * 86_400;
@@ -38,40 +36,21 @@ export class PortalChain {
     readonly registry: Contract,
     readonly registrar: Contract,
     readonly wrapper: Contract,
+    readonly reverseRegistrar: Contract,
   ) {}
 
   static async start(): Promise<PortalChain> {
     const rpc = await RpcServer.start(CHAIN_ID);
     const provider = new JsonRpcProvider(rpc.url, CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
     const root = new Wallet(Wallet.createRandom().privateKey, provider);
-    const deploy = async (abi: InterfaceAbi, bytecode: string, args: unknown[] = []) => {
-      const contract = (await new ContractFactory(abi, bytecode, root).deploy(...args)) as Contract;
-      await contract.waitForDeployment();
-      return contract;
-    };
-    const compiled = async (file: string, name: string, args: unknown[] = []) => {
-      const code = compileContract(file, name);
-      return deploy(code.abi as InterfaceAbi, code.bytecode, args);
-    };
-    const registry = await deploy(ensRegistry.abi as InterfaceAbi, ensRegistry.bytecode);
-    const registrar = await compiled('BaseRegistrar.sol', 'BaseRegistrar', [
-      await registry.getAddress(),
-      namehash('eth'),
-    ]);
-    const wrapper = await compiled('NameWrapper.sol', 'NameWrapper', [await registry.getAddress()]);
-    await (await registry.setSubnodeOwner(ZeroHash, id('eth'), await registrar.getAddress())).wait();
-    return new PortalChain(rpc, provider, root, registry, registrar, wrapper);
+    const { registry, registrar, wrapper, reverseRegistrar } = await deployEns(root);
+    return new PortalChain(rpc, provider, root, registry, registrar, wrapper, reverseRegistrar);
   }
 
   /** The service's ENS_* settings for this chain. */
-  async env(): Promise<Record<string, string>> {
-    return {
-      ENS_RPC_URL: this.rpc.url,
-      ENS_CHAIN_ID: String(CHAIN_ID),
-      ENS_REGISTRY_ADDRESS: await this.registry.getAddress(),
-      ENS_NAME_WRAPPER_ADDRESS: await this.wrapper.getAddress(),
-      ENS_BASE_REGISTRAR_ADDRESS: await this.registrar.getAddress(),
-    };
+  env(): Promise<Record<string, string>> {
+    const { registry, registrar, wrapper, reverseRegistrar } = this;
+    return ensSettings(this.rpc.url, CHAIN_ID, { registry, registrar, wrapper, reverseRegistrar });
   }
 
   /** A wallet that can send transactions on this chain (the in-process EVM charges no balance). */

@@ -9,7 +9,7 @@ import resolverArtifact from '../../contracts/OffchainResolver.json';
 import { compileContract } from '../contracts/compile';
 import { BatchGateway, startBatchGateway } from './batch-gateway';
 import { evmProvider } from './evm-provider';
-import { RpcServer } from './rpc-server';
+import { RpcServer } from '../../src/dev-chain/rpc-server';
 
 export const UNIVERSAL_CHAIN_ID = 31337;
 

@@ -1,9 +1,11 @@
 /**
- * In-memory Ethereum chains (@ethereumjs/vm) in the test's own process. @ethereumjs v10 depends on ESM-only
- * @noble packages; test/support/jest-resolver.js and the jest transform patterns load their ESM builds.
+ * In-memory Ethereum chains (@ethereumjs/vm, a devDependency) in this process: the tests' chains and
+ * `npm run cli -- dev-chain`. @ethereumjs v10 depends on ESM-only @noble packages; Node >= 20.19 requires them,
+ * and under jest test/support/jest-resolver.js and the transform patterns load their ESM builds.
  */
 import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import {
+  Account,
   bytesToHex,
   createAddressFromString,
   createZeroAddress,
@@ -127,6 +129,17 @@ export class Evm {
         balance: account?.balance ?? 0n,
         code: bytesToHex(await state.getCode(at)),
       };
+    });
+  }
+
+  /** Sets an account's balance, so that a wallet (which checks it before sending) can pay for gas. */
+  fund(chain: number, address: string, balance: bigint): Promise<void> {
+    return this.serial(async () => {
+      const state = this.vm(chain).stateManager;
+      const at = createAddressFromString(address);
+      const account = (await state.getAccount(at)) ?? new Account();
+      account.balance = balance;
+      await state.putAccount(at, account);
     });
   }
 

@@ -1,11 +1,12 @@
 /**
  * A loopback JSON-RPC endpoint (HTTP POST, single calls and batches) in front of an in-process chain, so that the
- * service (ENS_RPC_URL) and the CLI (--rpc-url) reach contracts in memory by URL, as they would a real node.
+ * service (ENS_RPC_URL), the CLI (--rpc-url) and a browser wallet reach contracts in memory by URL, as they would
+ * a real node.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hardfork } from '@ethereumjs/common';
-import { Evm } from '../contracts/evm';
+import { Evm } from './evm';
 import { EvmEip1193, RpcError } from './evm-rpc';
 
 interface RpcCall {
@@ -23,11 +24,15 @@ export class RpcServer {
     readonly chain: number,
   ) {}
 
-  /** A fresh chain with this chain id (and EVM version), served on 127.0.0.1 at a free port. */
-  static async start(chainId = 31337, evm = Evm.start(), hardfork?: Hardfork): Promise<RpcServer> {
+  /** A fresh chain with this chain id (and EVM version), served on 127.0.0.1 at `port` (0: a free one). */
+  static async start(chainId = 31337, evm = Evm.start(), hardfork?: Hardfork, port = 0): Promise<RpcServer> {
     const chain = await evm.chain(chainId, hardfork);
     const node = new EvmEip1193(evm, chain, chainId);
     const server = createServer((req, res) => {
+      // Pages (the portal's wallet calls) may ask a node from another origin, as public endpoints allow.
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-allow-headers', 'content-type');
+      if (req.method === 'OPTIONS') return res.writeHead(204).end();
       let body = '';
       req.on('data', (d: Buffer) => (body += d.toString()));
       req.on('end', () => {
@@ -37,9 +42,12 @@ export class RpcServer {
         });
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return new RpcServer(server, `http://127.0.0.1:${port}`, node, evm, chain);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    const { port: bound } = server.address() as AddressInfo;
+    return new RpcServer(server, `http://127.0.0.1:${bound}`, node, evm, chain);
   }
 
   async close(): Promise<void> {

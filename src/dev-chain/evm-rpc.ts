@@ -1,8 +1,8 @@
 /**
- * The JSON-RPC surface of a node, answered by the in-process EVM of test/contracts/evm.ts as an EIP-1193 object:
+ * The JSON-RPC surface of a node, answered by the in-process EVM of evm.ts as an EIP-1193 object:
  * reads (eth_call, eth_getCode, eth_getBalance) and writes (eth_sendRawTransaction, decoded with ethers and run in
  * the VM, one transaction per mined block), with the receipts, blocks and fee answers that ethers' JsonRpcProvider
- * and Wallet ask for on the way. test/support/rpc-server.ts serves it over HTTP.
+ * and Wallet ask for on the way. rpc-server.ts serves it over HTTP.
  */
 import {
   type Eip1193Provider,
@@ -14,7 +14,7 @@ import {
   ZeroAddress,
   ZeroHash,
 } from 'ethers';
-import type { CallResult, Evm } from '../contracts/evm';
+import type { CallResult, Evm } from './evm';
 
 interface RpcTransaction {
   from?: string;
