@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: HttpStatus.PAYLOAD_TOO_LARGE, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, title: 'Unsupported media type' },
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, title: 'Too many requests' },
+  CHALLENGE_LIMIT_PER_CLIENT: { status: HttpStatus.TOO_MANY_REQUESTS, title: 'Too many sign-in messages waiting' },
   HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service unavailable' },
   SERVICE_BUSY: { status: HttpStatus.SERVICE_UNAVAILABLE, title: 'Service busy' },

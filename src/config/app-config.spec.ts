@@ -186,21 +186,24 @@ describe(loadConfig.name, () => {
       keysPerParent: 10,
       keysPerWallet: 50,
       challengesPerAddress: 5,
+      challengesPerClient: 20,
     });
     const a = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
     const b = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
     const env = { PORTAL_ADMIN_ADDRESSES: `${a}, ${b}`, PORTAL_RECHECK_SECONDS: '60', PORTAL_KEYS_PER_PARENT: '2' };
-    expect(loadConfig({ ...env, PORTAL_KEYS_PER_WALLET: '4' }).portal).toEqual({
+    expect(loadConfig({ ...env, PORTAL_KEYS_PER_WALLET: '4', PORTAL_CHALLENGES_PER_CLIENT: '3' }).portal).toEqual({
       adminAddresses: [a.toLowerCase(), b.toLowerCase()],
       recheckSeconds: 60,
       keysPerParent: 2,
       keysPerWallet: 4,
       challengesPerAddress: 5,
+      challengesPerClient: 3,
     });
     expect(() => loadConfig({ PORTAL_ADMIN_ADDRESSES: `${a},oak.eth` })).toThrow(/PORTAL_ADMIN_ADDRESSES: must be/);
     expect(() => loadConfig({ PORTAL_RECHECK_SECONDS: '0' })).toThrow(/PORTAL_RECHECK_SECONDS/);
     expect(() => loadConfig({ PORTAL_KEYS_PER_PARENT: '0' })).toThrow(/PORTAL_KEYS_PER_PARENT/);
     expect(() => loadConfig({ PORTAL_KEYS_PER_WALLET: 'many' })).toThrow(/PORTAL_KEYS_PER_WALLET/);
+    expect(() => loadConfig({ PORTAL_CHALLENGES_PER_CLIENT: '0' })).toThrow(/PORTAL_CHALLENGES_PER_CLIENT/);
   });
 
   it('treats empty values as unset', () => {

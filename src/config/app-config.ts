@@ -60,6 +60,7 @@ export class AppConfig {
     keysPerParent: number;
     keysPerWallet: number;
     challengesPerAddress: number;
+    challengesPerClient: number;
   };
   readonly logLevel: string;
   /** poolSize is this process's share of DATABASE_POOL_SIZE, the host's budget divided among its workers. */
@@ -133,6 +134,7 @@ export class AppConfig {
       keysPerParent: e.PORTAL_KEYS_PER_PARENT,
       keysPerWallet: e.PORTAL_KEYS_PER_WALLET,
       challengesPerAddress: e.PORTAL_CHALLENGES_PER_ADDRESS,
+      challengesPerClient: e.PORTAL_CHALLENGES_PER_CLIENT,
     };
     this.logLevel = e.LOG_LEVEL;
     this.workers = e.WORKERS ?? 1;

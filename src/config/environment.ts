@@ -142,6 +142,7 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(604800) PORTAL_RECHECK_SECONDS = 3600;
   @Transform(toInt) @IsInt() @Min(1) @Max(10000) PORTAL_KEYS_PER_PARENT = 10;
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) PORTAL_CHALLENGES_PER_ADDRESS = 5;
+  @Transform(toInt) @IsInt() @Min(1) @Max(100000) PORTAL_CHALLENGES_PER_CLIENT = 20;
   @Transform(toInt) @IsInt() @Min(1) @Max(100000) PORTAL_KEYS_PER_WALLET = 50;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = 10;

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, HttpCode, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ClientAddress } from '../common/http/client-address';
 import { ReadDeferredBody } from '../common/http/deferred-body';
 import { ApiProblems } from '../common/http/openapi';
 import { ChallengeDto, ChallengeResponse, SignInDto } from './dto/session.dto';
@@ -21,9 +22,10 @@ export class PortalSessionController {
   @ApiProblems(
     [400, 'address is not an EVM address'],
     [429, 'RATE_LIMITED: PORTAL_CHALLENGES_PER_ADDRESS messages are already waiting for this address'],
+    [429, 'CHALLENGE_LIMIT_PER_CLIENT: PORTAL_CHALLENGES_PER_CLIENT messages are already waiting from this client'],
   )
-  challenge(@Body() dto: ChallengeDto): Promise<ChallengeResponse> {
-    return this.sessions.challenge(dto.address);
+  challenge(@Body() dto: ChallengeDto, @ClientAddress() client: string): Promise<ChallengeResponse> {
+    return this.sessions.challenge(dto.address, client);
   }
 
   @Post()

@@ -8,13 +8,15 @@ import { walletActor } from '../audit/audit.types';
 import { EnsChainService } from '../chain/chain.module';
 import { UnauthorizedError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
-import { TooManyChallengesError } from './portal.errors';
+import { TooManyChallengesError, TooManyClientChallengesError } from './portal.errors';
 import { PortalRepository } from './portal.repository';
 import { SiweVerifier } from './siwe-verifier';
 
 /** An ordinary account signs within 5 minutes; a contract account (a multisig gathering signatures) within 24 h. */
 export const CHALLENGE_SECONDS = 5 * 60;
 export const CONTRACT_CHALLENGE_SECONDS = 24 * 3600;
+/** Expired rows are deleted at most this often per process: the bounds count only live ones, so nothing waits on it. */
+const PURGE_INTERVAL_MS = 60_000;
 const REFUSED = 'The sign-in message or its signature is not valid: ask for a new message and sign it';
 
 export interface WalletSession {
@@ -36,6 +38,8 @@ export function tokensEqual(a: string, b: string): boolean {
 /** Sign-in challenges, sessions and sign-out. */
 @Injectable()
 export class PortalSessionService {
+  private purgeDueAt = 0;
+
   constructor(
     private readonly portal: PortalRepository,
     private readonly siwe: SiweVerifier,
@@ -47,30 +51,41 @@ export class PortalSessionService {
 
   /**
    * The EIP-4361 message for `address` to sign, stored until its one attempt. At most PORTAL_CHALLENGES_PER_ADDRESS
-   * wait at once: the bound is checked before the chain is asked anything, and decided under a lock on the address.
+   * wait for one address and PORTAL_CHALLENGES_PER_CLIENT from one client address: both bounds are checked before the
+   * chain is asked anything, and decided under locks on the address and the client.
    */
-  async challenge(address: string): Promise<{ message: string }> {
+  async challenge(address: string, client: string): Promise<{ message: string }> {
     const lower = address.toLowerCase();
     const m = this.dataSource.manager;
-    await this.portal.purgeExpired(m);
-    await this.refuseOverBound(m, lower);
+    await this.purgeWhenDue(m);
+    await this.refuseOverBounds(m, lower, client);
     const nonce = randomBytes(16).toString('hex');
     const issuedAt = new Date();
     const seconds = (await this.holdsCode(address)) ? CONTRACT_CHALLENGE_SECONDS : CHALLENGE_SECONDS;
     const expirationTime = new Date(issuedAt.getTime() + seconds * 1000);
     const message = this.siwe.message({ address: getAddress(address), nonce, issuedAt, expirationTime });
     await this.dataSource.transaction(async (t) => {
-      await this.portal.lockAddress(t, lower);
-      await this.refuseOverBound(t, lower);
-      await this.portal.insertChallenge(t, { nonce, address: lower, message, expiresAt: expirationTime });
+      await this.portal.lockChallengers(t, lower, client);
+      await this.refuseOverBounds(t, lower, client);
+      await this.portal.insertChallenge(t, { nonce, address: lower, client, message, expiresAt: expirationTime });
     });
     return { message };
   }
 
-  private async refuseOverBound(m: EntityManager, address: string): Promise<void> {
-    const limit = this.config.portal.challengesPerAddress;
-    const live = await this.portal.liveChallenges(m, address);
-    if (live.count >= limit) throw new TooManyChallengesError(getAddress(address), limit, live.firstEndsIn);
+  private async refuseOverBounds(m: EntityManager, address: string, client: string): Promise<void> {
+    const { challengesPerAddress, challengesPerClient } = this.config.portal;
+    const live = await this.portal.liveChallenges(m, address, client);
+    if (live.address.count >= challengesPerAddress)
+      throw new TooManyChallengesError(getAddress(address), challengesPerAddress, live.address.firstEndsIn);
+    if (live.client.count >= challengesPerClient)
+      throw new TooManyClientChallengesError(challengesPerClient, live.client.firstEndsIn);
+  }
+
+  private async purgeWhenDue(m: EntityManager): Promise<void> {
+    const now = Date.now();
+    if (now < this.purgeDueAt) return;
+    this.purgeDueAt = now + PURGE_INTERVAL_MS;
+    await this.portal.purgeExpired(m);
   }
 
   /**

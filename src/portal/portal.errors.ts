@@ -32,3 +32,15 @@ export class TooManyChallengesError extends DomainError {
     );
   }
 }
+
+/** One client address already has as many sign-in messages waiting as it may, whatever wallets they are for. */
+export class TooManyClientChallengesError extends DomainError {
+  constructor(limit: number, seconds: number) {
+    super(
+      'CHALLENGE_LIMIT_PER_CLIENT',
+      `This client already has ${limit} sign-in messages waiting: sign one of them, or ask again in ${seconds} s`,
+      undefined,
+      { 'Retry-After': String(seconds) },
+    );
+  }
+}

@@ -13,6 +13,25 @@ export interface ChallengeRow {
   expired: boolean;
 }
 
+export interface NewChallenge {
+  nonce: string;
+  address: string;
+  client: string;
+  message: string;
+  expiresAt: Date;
+}
+
+/** How many challenges wait, and the seconds until the first of them expires. */
+export interface LiveCount {
+  count: number;
+  firstEndsIn: number;
+}
+
+export interface LiveChallenges {
+  address: LiveCount;
+  client: LiveCount;
+}
+
 export interface SessionRow {
   address: string;
   csrfToken: string;
@@ -21,28 +40,36 @@ export interface SessionRow {
 /** The portal's tables: challenges, sessions (by digest) and the names wallets proved. Times by the database clock. */
 @Injectable()
 export class PortalRepository {
-  async insertChallenge(m: EntityManager, c: { nonce: string; address: string; message: string; expiresAt: Date }) {
-    await m.query('INSERT INTO portal_challenges (nonce, address, message, expires_at) VALUES ($1, $2, $3, $4)', [
-      c.nonce,
-      c.address,
-      c.message,
-      c.expiresAt,
-    ]);
+  async insertChallenge(m: EntityManager, c: NewChallenge): Promise<void> {
+    await m.query(
+      'INSERT INTO portal_challenges (nonce, address, client, message, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [c.nonce, c.address, c.client, c.message, c.expiresAt],
+    );
   }
 
-  /** The address's challenges still waiting, and the seconds until the first of them expires. */
-  async liveChallenges(m: EntityManager, address: string): Promise<{ count: number; firstEndsIn: number }> {
-    const [row] = (await m.query(
-      `SELECT count(*)::int AS count, coalesce(ceil(extract(epoch FROM min(expires_at) - now())), 0)::int AS wait
-         FROM portal_challenges WHERE address = $1 AND expires_at > now()`,
-      [address],
-    )) as { count: number; wait: number }[];
-    return { count: row.count, firstEndsIn: Math.max(1, row.wait) };
+  /** The challenges still waiting for this address and from this client, each through its index. */
+  async liveChallenges(m: EntityManager, address: string, client: string): Promise<LiveChallenges> {
+    const rows = (await m.query(
+      `SELECT 'address' AS bound, count(*)::int AS count,
+              coalesce(ceil(extract(epoch FROM min(expires_at) - now())), 0)::int AS wait
+         FROM portal_challenges WHERE address = $1 AND expires_at > now()
+       UNION ALL
+       SELECT 'client', count(*)::int, coalesce(ceil(extract(epoch FROM min(expires_at) - now())), 0)::int
+         FROM portal_challenges WHERE client = $2 AND expires_at > now()`,
+      [address, client],
+    )) as { bound: keyof LiveChallenges; count: number; wait: number }[];
+    const live = {} as LiveChallenges;
+    for (const row of rows) live[row.bound] = { count: row.count, firstEndsIn: Math.max(1, row.wait) };
+    return live;
   }
 
-  /** Serialises the challenges of one address until the transaction ends, so that a bound on them holds. */
-  async lockAddress(m: EntityManager, address: string): Promise<void> {
+  /**
+   * Serialises the challenges of one address and of one client until the transaction ends, so that both bounds
+   * hold; always the address first, so two requests never wait on each other's second lock.
+   */
+  async lockChallengers(m: EntityManager, address: string, client: string): Promise<void> {
     await m.query(`SELECT pg_advisory_xact_lock(hashtext('portal-challenge:' || $1))`, [address]);
+    await m.query(`SELECT pg_advisory_xact_lock(hashtext('portal-client:' || $1))`, [client]);
   }
 
   /** Takes the challenge away in one statement, so that of two attempts with one nonce only one can have it. */
@@ -54,7 +81,7 @@ export class PortalRepository {
     return rows[0] ?? null;
   }
 
-  /** Forgets challenges past their expiry and sessions past either limit. */
+  /** Forgets challenges past their expiry (through their expires_at index) and sessions past either limit. */
   async purgeExpired(m: EntityManager): Promise<void> {
     await m.query('DELETE FROM portal_challenges WHERE expires_at <= now()');
     await m.query(

@@ -1,11 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { normalizeIp } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
 import { AppConfig } from '../config/app-config';
+import { clientAddressOf } from '../common/http/client-address';
 import {
   HOLDER_BUDGET,
   HOLDER_LIMIT,
@@ -69,8 +69,7 @@ export class RateLimitGuard implements CanActivate {
     const res = http.getResponse<Response>();
     if (policy === 'resolution') return this.chargeResolution(req.ip, res);
     if (policy === 'holder') return this.chargeHolder(req.ip, res);
-    // The client address as Express derives it under TRUST_PROXY; IPv6 grouped by /64.
-    const address = `ip:${req.ip ? normalizeIp(req.ip) : 'unknown'}`;
+    const address = `ip:${clientAddressOf(req.ip)}`;
     const counted = this.storage.hitInProcess(address, this.windowMs);
     if (counted && policy === 'address') return this.admit(res, this.byAddress, counted);
     return this.chargeKeyed(req, res, address, policy, counted);
@@ -79,7 +78,7 @@ export class RateLimitGuard implements CanActivate {
   /** A lookup: free from a trusted source, else counted per address apart from the write budgets. */
   private chargeResolution(ip: string | undefined, res: Response): boolean | Promise<boolean> {
     if (this.trusted.has(ip)) return true;
-    const tracker = `res:${ip ? normalizeIp(ip) : 'unknown'}`;
+    const tracker = `res:${clientAddressOf(ip)}`;
     const counted = this.storage.hitInProcess(tracker, this.windowMs);
     if (counted) return this.admit(res, this.byResolution, counted);
     return this.storage.hit(tracker, this.windowMs).then((count) => this.admit(res, this.byResolution, count));
@@ -87,7 +86,7 @@ export class RateLimitGuard implements CanActivate {
 
   /** A holder route: its own budget per address (a made-up signature spends it); the signer's is the gate's. */
   private chargeHolder(ip: string | undefined, res: Response): boolean | Promise<boolean> {
-    const tracker = `hld:${ip ? normalizeIp(ip) : 'unknown'}`;
+    const tracker = `hld:${clientAddressOf(ip)}`;
     const counted = this.storage.hitInProcess(tracker, this.windowMs);
     if (counted) return this.admit(res, this.byHolder, counted);
     return this.storage.hit(tracker, this.windowMs).then((count) => this.admit(res, this.byHolder, count));

@@ -21,11 +21,12 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '4',
-    // Tests send thousands of requests from one address and key; the rate-limit tests set their own limits.
+    // Tests send thousands of requests (and sign-ins) from one address and key; the bound tests set their own limits.
     RATE_LIMIT_PER_KEY: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_RESOLUTION_PER_IP: '1000000',
     RATE_LIMIT_PER_HOLDER: '1000000',
+    PORTAL_CHALLENGES_PER_CLIENT: '100000',
     ...overrides,
   };
 }
