@@ -409,7 +409,7 @@ export type Mutation = { label: string; apply: (m: RequestModel, op: Operation) 
 
 const pick = <T>(items: T[], n: number): T | undefined => (items.length ? items[n % items.length] : undefined);
 
-// --- Abuse shapes: huge arrays, prototype-named keys, normalisation that changes a name's length ---------------
+// --- Abuse shapes: huge arrays, long labels, prototype-named keys, normalisation that changes a name's length ---
 
 /** Array lengths past every bound of the API (50 records, 100 page size, 1000 batch items), up to far past. */
 const HUGE_LENGTHS = [51, 101, 1001, 20_000];
@@ -417,6 +417,10 @@ const HUGE_LENGTHS = [51, 101, 1001, 20_000];
 const PROTOTYPE_NAMES = ['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'constructor', '__proto__'];
 /** Characters ENSIP-15 drops (soft hyphen, zero-width space) or expands (㍱ → hpa, ﬁ → fi, ㎏ → kg). */
 const LENGTH_CHANGING = ['\u00ad', '\u200b', '\u3371', '\ufb01', '\u338f'];
+/** Label lengths legal in ENS but past DNS's 63 bytes (issue 35.3), and one past ENS's 255. */
+const LONG_LABELS = [64, 100, 255, 256];
+/** The slots that hold a label or a name whose first label it replaces. */
+const NAME_SLOTS = new Set(['label', 'name', 'fullName', 'parentName']);
 
 function abuseMutations(at: fc.Arbitrary<number>): { arbitrary: fc.Arbitrary<Mutation>; weight: number }[] {
   const hugeArray = fc
@@ -458,8 +462,22 @@ function abuseMutations(at: fc.Arbitrary<number>): { arbitrary: fc.Arbitrary<Mut
         slot.holder[slot.key] = text.slice(0, p) + ch.repeat(times) + text.slice(p);
       },
     }));
+  const longLabel = fc.tuple(at, fc.constantFrom(...LONG_LABELS)).map(([n, length]): Mutation => ({
+    label: `a label of ${length} letters`,
+    apply: (m) => {
+      const slot = pick(
+        slotsOf(m).filter((s) => NAME_SLOTS.has(String(s.key)) && typeof s.holder[s.key] === 'string'),
+        n,
+      );
+      if (!slot) return;
+      const text = slot.holder[slot.key] as string;
+      const rest = text.includes('.') ? text.slice(text.indexOf('.')) : '';
+      slot.holder[slot.key] = 'l'.repeat(length) + rest;
+    },
+  }));
   return [
     { arbitrary: hugeArray, weight: 2 },
+    { arbitrary: longLabel, weight: 2 },
     { arbitrary: prototypeRecordKey, weight: 2 },
     { arbitrary: lengthChanging, weight: 3 },
     { arbitrary: validationHeavyBatch, weight: 1 },
