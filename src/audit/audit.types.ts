@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'portal.sign-in',
   'portal.sign-out',
   'portal.name-add',
+  'policy.put',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

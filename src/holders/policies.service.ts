@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ExportPreambles } from '../subnames/export-preambles';
@@ -68,14 +68,21 @@ export class PoliciesService implements OnModuleInit {
     });
   }
 
-  async put(key: AuthenticatedKey, parentName: string, dto: PutPolicyDto): Promise<PolicyResponse> {
+  /** `manager`: the portal's transaction, which audits the change with the wallet as actor. */
+  async put(
+    key: AuthenticatedKey,
+    parentName: string,
+    dto: PutPolicyDto,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PolicyResponse> {
     this.keys.authorize(key, parentName);
-    const stored = await this.policies.put(this.dataSource.manager, toPolicyWrite(parentName, key.id, dto));
+    const stored = await this.policies.put(manager, toPolicyWrite(parentName, key.id, dto));
     return toPolicyResponse(stored, true);
   }
 
-  async findOrFail(parentName: string): Promise<PolicyResponse> {
-    return toPolicyResponse(await this.policyOf(parentName), false);
+  /** `withAllowlist`: for the name's controller (the portal); the public read shows its size only. */
+  async findOrFail(parentName: string, withAllowlist = false): Promise<PolicyResponse> {
+    return toPolicyResponse(await this.policyOf(parentName), withAllowlist);
   }
 
   async remove(key: AuthenticatedKey, parentName: string): Promise<void> {

@@ -39,6 +39,12 @@ export class PortalPageController {
     this.send(res, 'index.html');
   }
 
+  /** The claim page a team links to or copies: ?parent= is read by the page itself. */
+  @Get('claim')
+  claim(@Res() res: Response): void {
+    this.send(res, 'claim.html');
+  }
+
   @Get(':file')
   asset(@Param('file') file: string, @Res() res: Response): void {
     this.send(res, file);

@@ -44,3 +44,10 @@ export class TooManyClientChallengesError extends DomainError {
     );
   }
 }
+
+/** The wallet has no live key covering the name, and a policy needs one: its claims are charged to that key. */
+export class NoKeyForNameError extends DomainError {
+  constructor(name: string) {
+    super('FORBIDDEN_PARENT', `No live key of this wallet covers ${name}: create one first (claims use its quota)`);
+  }
+}

@@ -3,6 +3,7 @@ import { AdminModule } from '../admin/admin.module';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChainModule } from '../chain/chain.module';
+import { HoldersModule } from '../holders/holders.module';
 import { QuotaModule } from '../quota/quota.module';
 import { ResolutionModule } from '../resolution/resolution.module';
 import { SubnamesModule } from '../subnames/subnames.module';
@@ -16,6 +17,8 @@ import { PortalKeysService } from './portal-keys.service';
 import { PortalNamesController } from './portal-names.controller';
 import { PortalNamesService } from './portal-names.service';
 import { PortalPageController } from './portal-page.controller';
+import { PortalPoliciesController } from './portal-policies.controller';
+import { PortalPoliciesService } from './portal-policies.service';
 import { PortalSessionController } from './portal-session.controller';
 import { PortalSessionService } from './portal-session.service';
 import { PortalRepository } from './portal.repository';
@@ -23,16 +26,27 @@ import { SiweVerifier } from './siwe-verifier';
 
 /**
  * The developer portal at /portal: a wallet signs in (EIP-4361), proves on chain that it controls parent names,
- * and serves itself keys (admin's KeysService), subnames and the resolution status; operators see every key.
+ * and serves itself keys (admin's KeysService), subnames, holder policies and the resolution status; operators see
+ * every key.
  */
 @Module({
-  imports: [AuthModule, QuotaModule, AuditModule, AdminModule, SubnamesModule, ResolutionModule, ChainModule],
+  imports: [
+    AuthModule,
+    QuotaModule,
+    AuditModule,
+    AdminModule,
+    SubnamesModule,
+    ResolutionModule,
+    ChainModule,
+    HoldersModule,
+  ],
   controllers: [
     PortalPageController,
     PortalSessionController,
     PortalNamesController,
     PortalKeysController,
     PortalAdminController,
+    PortalPoliciesController,
   ],
   providers: [
     PortalRepository,
@@ -43,6 +57,7 @@ import { SiweVerifier } from './siwe-verifier';
     KeyOwnershipService,
     PortalKeysService,
     PortalAdminService,
+    PortalPoliciesService,
     SameOriginGuard,
     WalletSessionGuard,
     OperatorGuard,

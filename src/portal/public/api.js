@@ -43,18 +43,27 @@ async function problemOf(res) {
   }
 }
 
-export async function call(method, path, body) {
-  const headers = { accept: 'application/json' };
+async function json(url, method, body, headers, credentials) {
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['x-portal-csrf'] = csrfToken;
-  const res = await request(`/portal/api${path}`, {
+  const res = await request(url, {
     method,
-    headers,
-    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...headers },
+    credentials,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status === 204) return null;
   return res.json();
+}
+
+/** The portal's API, as the signed-in wallet. */
+export function call(method, path, body) {
+  const headers = method !== 'GET' && csrfToken ? { 'x-portal-csrf': csrfToken } : {};
+  return json(`/portal/api${path}`, method, body, headers, 'same-origin');
+}
+
+/** The service's public API (/api/v1) with no session and no key: policies, and holder actions the wallet signs. */
+export function callService(method, path, body) {
+  return json(`/api/v1${path}`, method, body, {}, 'omit');
 }
 
 /** The NDJSON export of a parent, as a Blob for a download. */

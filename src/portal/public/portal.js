@@ -2,6 +2,7 @@ import { call, setCsrfToken } from './api.js';
 import { $, busy, errorText, showError, showPageError } from './dom.js';
 import { renderKeys, renderNames, renderNewKey, renderParentOptions } from './keys.js';
 import { loadOperator } from './operator.js';
+import { renderPolicies } from './policies.js';
 import { renderResolutions } from './resolution.js';
 import { initSubnames, setParents } from './subnames.js';
 import { requestAddress, signMessage, walletErrorText, watchWallets } from './wallet.js';
@@ -35,6 +36,7 @@ function renderNamesEverywhere() {
   renderParentOptions(names);
   setParents(names.map((n) => n.name));
   renderResolutions(names.map((n) => n.name));
+  renderPolicies(names.map((n) => n.name));
 }
 
 function showSignedOut() {

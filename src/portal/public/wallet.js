@@ -37,6 +37,11 @@ export function signMessage(provider, address, message) {
   return provider.request({ method: 'personal_sign', params: [hex, address] });
 }
 
+/** eth_signTypedData_v4 of the service's typed data ({domain, types, primaryType, message}) as it came. */
+export function signTypedData(provider, address, typedData) {
+  return provider.request({ method: 'eth_signTypedData_v4', params: [address, JSON.stringify(typedData)] });
+}
+
 export function walletErrorText(error) {
   if (error?.code === 4001) return 'The wallet request was declined.';
   if (error?.code === -32002) return 'The wallet is already asking: look at its window.';
