@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, formatEther, id, JsonRpcProvider, namehash, Wallet } from 'ethers';
+import { PortalClient } from './support/portal-client';
 import { freePort, type ServiceProcess, startServiceProcess } from './support/service-process';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
@@ -133,6 +134,26 @@ describe('npm run cli -- dev-chain: ENS and the resolver on a local chain', () =
     const check = await cli(['resolver', 'check', 'oak.eth', '--gateway', service.url], { ...env, ...settings });
     expect(check.stdout).toContain('oak.eth resolves through this service.');
     expect(check.code).toBe(0);
+  });
+
+  it('lets the printed key sign in to the portal, issue a key for oak.eth and create a subname with it', async () => {
+    const holder = new Wallet(/private key (0x[0-9a-f]{64})/.exec(printed)![1]);
+    const portal = new PortalClient(service.url, PUBLIC_URL);
+    const session = await portal.signIn(holder);
+    expect(session.address).toBe(holder.address);
+    const issued = await portal.send(session, 'post', '/keys', { name: 'dev', parentNames: ['oak.eth'] }).expect(201);
+    const me = await portal.get(session, '/me').expect(200);
+    expect((me.body.names as { name: string; wrapped: boolean }[]).map((n) => [n.name, n.wrapped])).toEqual([
+      ['oak.eth', false],
+    ]);
+
+    const created = await fetch(`${service.url}/api/v1/subnames`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': issued.body.key as string },
+      body: JSON.stringify({ parentName: 'oak.eth', label: 'alice', texts: [{ key: 'description', value: 'dev' }] }),
+    });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { fullName: string }).fullName).toBe('alice.oak.eth');
   });
 
   it('refuses a port in use with one line (exit 1), then stops on SIGTERM with exit 0', async () => {
