@@ -2,7 +2,8 @@
  * `npm run bench:holders`: holder actions (`POST /holder/records`, signed by an EOA) on a fresh database. A signer's
  * actions are serialised by their issuedAt (each later than the last accepted), so one signer sends one after
  * another; then LOAD_CONNECTIONS signers at once, each its own actions in order. Bodies are signed beforehand with
- * ethers over the typed data `POST /holder/records/typed-data` returns; only the actions are timed.
+ * ethers over the typed data `POST /holder/records/typed-data` returns; only the actions are timed. Beside them, the
+ * same record change as a keyed write (`POST /subnames` with `x-auth-token`): the difference is the signature's cost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -40,7 +41,13 @@ async function signed(url: string, action: string, signer: Wallet, fields: objec
 }
 
 /** Each list's bodies sent one after another, the lists side by side; all timed. */
-async function send(url: string, name: string, lists: object[][]): Promise<LoadResult> {
+async function send(
+  url: string,
+  name: string,
+  lists: object[][],
+  path = '/api/v1/holder/records',
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
@@ -49,7 +56,7 @@ async function send(url: string, name: string, lists: object[][]): Promise<LoadR
     lists.map(async (bodies) => {
       for (const body of bodies) {
         const t0 = performance.now();
-        const res = await call(url, '/api/v1/holder/records', body);
+        const res = await call(url, path, body, headers);
         await res.arrayBuffer();
         latencies.push(performance.now() - t0);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -81,6 +88,13 @@ async function holderWithActions(url: string, label: string, count: number): Pro
     bodies.push(await signed(url, 'records', signer, fields));
   }
   return bodies;
+}
+
+/** `count` keyed changes of `label`.oak.eth's description, the name created first. */
+async function keyedChanges(url: string, key: string, label: string, count: number): Promise<object[]> {
+  const body = (value: string) => ({ parentName: 'oak.eth', label, texts: [{ key: 'description', value }] });
+  await ok(call(url, '/api/v1/subnames', body('created'), { 'x-auth-token': key }));
+  return Array.from({ length: count }, (_, k) => body(`change ${k + 1}`));
 }
 
 function row(r: LoadResult): string {
@@ -117,6 +131,13 @@ async function main(): Promise<void> {
     console.log(row(await send(url, 'one signer, one action after another', [alone])));
     const side = `${LOAD_CONNECTIONS} signers side by side, each ${EACH} actions one after another`;
     console.log(row(await send(url, side, many)));
+    const keyed = { 'x-auth-token': key };
+    const keyedAlone = await keyedChanges(url, key, 'keyed', ALONE);
+    console.log(row(await send(url, 'keyed write, one after another', [keyedAlone], '/api/v1/subnames', keyed)));
+    const keyedMany: object[][] = [];
+    for (let i = 0; i < LOAD_CONNECTIONS; i++) keyedMany.push(await keyedChanges(url, key, `keyed${i}`, EACH));
+    const keyedSide = `keyed writes, ${LOAD_CONNECTIONS} names side by side, each ${EACH} one after another`;
+    console.log(row(await send(url, keyedSide, keyedMany, '/api/v1/subnames', keyed)));
   } finally {
     service?.child.kill();
     await new Promise((r) => setTimeout(r, 500));
