@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type TypedDataField, Wallet } from 'ethers';
 import request from 'supertest';
 import { privateKeyToAccount } from 'viem/accounts';
+import { auditTrail, replay as replayTrail } from './support/audit-replay';
 import { createTestApp, TestApp } from './support/test-app';
 
 const PUBLIC_URL = 'https://subnames.example.com';
@@ -157,6 +158,10 @@ describe('holders: policies and signed actions', () => {
       `subname.update wallet:${alice.address}`,
       `subname.delete wallet:${bob.address}`,
     ]);
+    // Replayed from nothing, each event's before is what the one before it left: the trail is the table's history.
+    const { state, misstated } = replayTrail(await auditTrail(t.dataSource, 'alice.oak.eth'));
+    expect(misstated).toEqual([]);
+    expect(state).toBeNull();
   });
 
   it('signs with viem the typed data as the route returns it; of 16 racing submissions exactly one wins', async () => {

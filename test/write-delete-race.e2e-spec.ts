@@ -1,3 +1,4 @@
+import { type AuditItem, canonical, replay, storedAuditFields } from './support/audit-replay';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
@@ -17,25 +18,6 @@ const DELETERS = 8;
 const BATCHERS = 4;
 const ROUNDS = 30;
 const ADDRESSES = ['0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'];
-
-type Fields = Record<string, unknown>;
-
-/** JSON with sorted keys: equal values compare equal whatever their key order (or realm: fetch's objects). */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Fields).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-      : v,
-  );
-}
-const same = (a: unknown, b: unknown) => canonical(a ?? null) === canonical(b ?? null);
-interface AuditItem {
-  id: string;
-  action: string;
-  subject: string;
-  before: Fields | null;
-  after: Fields | null;
-}
 
 /** A write that gives some fields and leaves others out, so an update keeps (and its audit names) stored values. */
 function item(fullName: string, worker: number, round: number): Record<string, unknown> {
@@ -78,43 +60,6 @@ describe('writes, deletes and batches racing on one name across two service proc
     }
     // Ids grow with each event; a name's events are written under its row lock, so in the order they applied.
     return items.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  }
-
-  /** The row's audited fields as the table holds them, or null when there is none. */
-  async function stored(fullName: string): Promise<Fields | null> {
-    const rows: Fields[] = await t.dataSource.query(
-      'SELECT texts, addresses, metadata, contenthash, owner, ttl::int AS ttl FROM subnames WHERE full_name = $1',
-      [fullName],
-    );
-    return rows[0] ?? null;
-  }
-
-  /** Replays the trail from an empty table; every `before` must be what the replay holds at that point. */
-  function replay(events: AuditItem[]): { state: Fields | null; misstated: string[] } {
-    let state: Fields | null = null;
-    const misstated: string[] = [];
-    for (const e of events) {
-      if (e.action === 'subname.create') {
-        if (state !== null || e.before !== null) misstated.push(`${e.id} create over an existing row`);
-        state = { ...e.after };
-      } else if (e.action === 'subname.update') {
-        if (state === null || e.before === null) {
-          misstated.push(`${e.id} update ${state === null ? 'of no row' : 'without before'}`);
-          state = { ...(state ?? {}), ...e.after };
-          continue;
-        }
-        for (const [field, value] of Object.entries(e.before)) {
-          if (!same(state[field], value))
-            misstated.push(`${e.id} ${field}: before ${JSON.stringify(value)}, held ${JSON.stringify(state[field])}`);
-        }
-        state = { ...state, ...e.after };
-      } else if (e.action === 'subname.delete') {
-        if (!same(state, e.before))
-          misstated.push(`${e.id} delete: before ${JSON.stringify(e.before)}, held ${JSON.stringify(state)}`);
-        state = null;
-      }
-    }
-    return { state, misstated };
   }
 
   it(`${WRITERS} writers, ${DELETERS} deleters and ${BATCHERS} batchers, ${ROUNDS} rounds each: no 5xx, and the trail replays to the table`, async () => {
@@ -161,7 +106,7 @@ describe('writes, deletes and batches racing on one name across two service proc
     for (const name of [HOT, ...NEIGHBOURS]) {
       const { state, misstated } = replay(name === HOT ? hot : await trail(name));
       expect({ name, misstated }).toEqual({ name, misstated: [] });
-      expect(canonical(state)).toBe(canonical(await stored(name)));
+      expect(canonical(state)).toBe(canonical(await storedAuditFields(t.dataSource, name)));
     }
   }, 600_000);
 });
