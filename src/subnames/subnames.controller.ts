@@ -17,7 +17,6 @@ import { ReadDeferredBody } from '../common/http/deferred-body';
 import { streamNdjson } from '../common/http/ndjson';
 import { ApiProblems } from '../common/http/openapi';
 import { quotaHeaders } from '../quota/quota.errors';
-import { AddressKeysInterceptor } from './address-keys.interceptor';
 import { BatchResponse, BatchSubnamesDto, MAX_BATCH_ITEMS } from './dto/batch-subnames.dto';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto, MAX_EXPORT_PARENTS } from './dto/export-subnames.dto';
@@ -53,7 +52,6 @@ function sendWrite(res: Response, result: WriteResult): SubnameResponse {
 }
 
 @ApiTags('subnames')
-@UseInterceptors(AddressKeysInterceptor)
 @Controller('subnames')
 export class SubnamesController {
   constructor(

@@ -1,9 +1,10 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
 import { ReadsModule } from '../reads/reads.module';
+import { addressKeys } from './address-keys';
 import { ExportPreambles } from './export-preambles';
 import { SignedWrites } from './signed-writes';
 import { SubnameCache } from './subname-cache';
@@ -18,4 +19,8 @@ import { SubnamesService } from './subnames.service';
   providers: [SubnamesRepository, SubnamesService, SubnamesBatchService, SubnameCache, SignedWrites, ExportPreambles],
   exports: [SubnamesService, SignedWrites, ExportPreambles],
 })
-export class SubnamesModule {}
+export class SubnamesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(addressKeys).forRoutes(SubnamesController);
+  }
+}

@@ -1,7 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import type { Request } from 'express';
-import { map, Observable } from 'rxjs';
+import type { NextFunction, Request, Response } from 'express';
 import { coinTypeOf } from '../common/ens/records';
+import { transformReply } from '../common/http/json-reply.adapter';
 
 /** Request header: `coin-type` keys `addresses` in responses by decimal coin type ("60") rather than name. */
 export const ADDRESS_KEYS_HEADER = 'x-address-keys';
@@ -28,13 +27,10 @@ function rekey(value: unknown, depth = 0): unknown {
 
 /**
  * The Namespace SDK re-posts a subname's `addresses` through parseInt: with `x-address-keys: coin-type` (its
- * setCustomHeaders) the keys it reads are coin types, so its record helpers work unmodified.
+ * setCustomHeaders) the keys it reads are coin types, so its record helpers work unmodified. A middleware, not an
+ * interceptor: the subnames routes then keep Nest's direct handler call (bench/RESULTS.md).
  */
-@Injectable()
-export class AddressKeysInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<Request>();
-    if (req.headers[ADDRESS_KEYS_HEADER] !== 'coin-type') return next.handle();
-    return next.handle().pipe(map((body) => rekey(body)));
-  }
+export function addressKeys(req: Request, res: Response, next: NextFunction): void {
+  if (req.headers[ADDRESS_KEYS_HEADER] === 'coin-type') transformReply(res, rekey);
+  next();
 }
