@@ -1,9 +1,10 @@
-import { Controller, Get, Head, Header, HttpCode, INestApplication, Module, Post } from '@nestjs/common';
+import { Controller, Get, Head, Header, HttpCode, INestApplication, Module, Post, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { ServerResponse } from 'node:http';
-import { JsonReplyAdapter, sendJson } from './json-reply.adapter';
+import type { Response } from 'express';
+import { JsonReplyAdapter, sendJson, transformReply } from './json-reply.adapter';
 
 const WIDE = { text: 'üñí "quoted" \\ \u2028 😀', n: 1.5, nested: { list: [1, null, 'x'] }, at: new Date(0) };
 
@@ -38,6 +39,10 @@ class SamplesController {
   }
   @Get('empty') @HttpCode(204) empty() {
     return { dropped: true };
+  }
+  @Get('transformed') transformed(@Res({ passthrough: true }) res: Response) {
+    transformReply(res, (body) => ({ ...(body as object), rewritten: true }));
+    return { id: 1 };
   }
 }
 
@@ -105,6 +110,22 @@ describe(JsonReplyAdapter.name, () => {
     await request(ours.getHttpServer()).get('/string').expect(200);
     expect(reply).toHaveBeenCalledTimes(1);
     reply.mockRestore();
+  });
+});
+
+describe(transformReply.name, () => {
+  it("rewrites the handler's answer before it is serialised, for this response only", async () => {
+    const app = await start(new JsonReplyAdapter());
+    try {
+      const rewritten = await request(app.getHttpServer()).get('/transformed').expect(200);
+      expect(rewritten.body).toEqual({ id: 1, rewritten: true });
+      expect(rewritten.headers['content-length']).toBe(String(Buffer.byteLength('{"id":1,"rewritten":true}')));
+      expect((await request(app.getHttpServer()).get('/array').expect(200)).body).toEqual(
+        JSON.parse(JSON.stringify([WIDE, 2, 'three'])),
+      );
+    } finally {
+      await app.close();
+    }
   });
 });
 
