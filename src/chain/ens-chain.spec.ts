@@ -34,7 +34,7 @@ describe(EnsChain.name, () => {
       nameWrapper: WRAPPER,
       timeoutMs: 300,
     });
-    const started = Date.now();
+    // A silent endpoint answers never: without the deadline this test would hang until jest's own timeout.
     try {
       const e = await chain.resolverOf('oak.eth').catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ChainUnavailableError);
@@ -43,7 +43,6 @@ describe(EnsChain.name, () => {
       expect((e as Error).message).toBe(
         `The Ethereum JSON-RPC endpoint ${endpoint.url} did not answer in time; try again shortly`,
       );
-      expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       chain.destroy();
       await endpoint.close();
