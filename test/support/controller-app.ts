@@ -1,4 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
+import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { configureApp } from '../../src/app.setup';
@@ -10,17 +10,31 @@ import { AppConfig, loadConfig } from '../../src/config/app-config';
 /** The one key the faked ApiKeysService admits, as `x-auth-token: good-key`. */
 export const TEST_KEY: AuthenticatedKey = { id: 'key-1', keyPrefix: 'sns_test', parentNames: ['oak.eth'] };
 
+/** The configured ADMIN_TOKEN, as `x-admin-token`; `env: { ADMIN_TOKEN: undefined }` turns the admin routes off. */
+export const TEST_ADMIN_TOKEN = 'controller-admin-token';
+
+/** What a spec may add: environment variables over the defaults, and modules a controller needs. */
+export interface ControllerAppOptions {
+  env?: NodeJS.ProcessEnv;
+  imports?: ModuleMetadata['imports'];
+}
+
 /**
  * Controllers on their own with the app's real wiring (body parsers, validation pipe, problem filter, guards)
  * and faked services: routes, status codes and problem bodies in milliseconds, with no database.
  */
-export async function controllerApp(controllers: Type[], providers: Provider[]): Promise<NestExpressApplication> {
+export async function controllerApp(
+  controllers: Type[],
+  providers: Provider[],
+  { env = {}, imports = [] }: ControllerAppOptions = {},
+): Promise<NestExpressApplication> {
   const keys: Pick<ApiKeysService, 'authenticate'> = {
     authenticate: (token?: string) =>
       token === 'good-key' ? Promise.resolve(TEST_KEY) : Promise.reject(new UnauthorizedError()),
   };
-  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env });
   const module = await Test.createTestingModule({
+    imports,
     controllers,
     providers: [{ provide: ApiKeysService, useValue: keys }, { provide: AppConfig, useValue: config }, ...providers],
   }).compile();
