@@ -15,6 +15,26 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-transformer',
+              importNames: ['Type'],
+              message:
+                'Use NestedType (common/validation/nested-type): the validation pipe reads the class it records.',
+            },
+          ],
+          patterns: [
+            {
+              // A package's compiled folders are its private files: import what its entry points or `exports` offer.
+              regex: '^(@[^/]+/)?[^./@][^/]*/(.+/)?(cjs|esm|dist|lib|types)(/|$)',
+              message: "A library's private files: use its public entry points.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -23,7 +43,13 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       sourceType: 'commonjs',
-      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', console: 'readonly', process: 'readonly' },
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+      },
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -1,7 +1,6 @@
-import { getMetadataStorage } from 'class-validator';
-// class-transformer keeps @Type's targets here and exports no public reader (@nestjs/mapped-types reads it so too).
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { FieldError } from '../errors';
+import { nestedTypeOf } from './nested-type';
 
 type Constructor = abstract new (...args: never[]) => unknown;
 
@@ -29,9 +28,12 @@ function boundsOf(dto: Constructor): ClassBounds {
     if (meta.name === 'arrayMaxSize') bounds.maxItems.push([meta.propertyName, Number(meta.constraints[0])]);
   }
   for (const property of bounds.properties) {
-    const type = defaultMetadataStorage.findTypeMetadata(dto, property);
-    const target = type?.typeFunction() as Constructor | undefined;
+    const target = nestedTypeOf(dto, property);
     if (typeof target === 'function' && target !== Object) bounds.nested.push([property, target]);
+    else if (metadatas.some((m) => m.propertyName === property && m.type === ValidationTypes.NESTED_VALIDATION)) {
+      // Its elements would go unchecked here: @Type given directly, or a mapped type (PickType…) of the DTO.
+      throw new Error(`${dto.name}.${property} is validated nested but its class is not given with @NestedType`);
+    }
   }
   boundsByClass.set(dto, bounds);
   return bounds;

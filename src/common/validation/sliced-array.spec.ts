@@ -1,4 +1,3 @@
-import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
 import fc from 'fast-check';
 import { BatchSubnamesDto } from '../../subnames/dto/batch-subnames.dto';
@@ -16,7 +15,7 @@ class Entry {
 /** A sliced array between two other properties: its errors go between theirs. */
 class Mixed {
   @IsString() name: string;
-  @ValidateNested({ each: true }) @Type(() => Entry) @ValidatedInSlices() entries: Entry[];
+  @ValidateNested({ each: true }) @ValidatedInSlices(() => Entry) entries: Entry[];
   @IsInt() n: number;
 }
 class WholeMixed extends Mixed {}

@@ -1,37 +1,45 @@
-import { ClassTransformOptions, TransformationType } from 'class-transformer';
-// class-transformer keeps @Type's and @Transform's metadata here and exports no public reader (see raw-shape.ts).
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { ClassTransformOptions, Transform, TransformationType, TransformFnParams } from 'class-transformer';
 import { Allow, getMetadataStorage, ValidationError } from 'class-validator';
+import { NestedType } from './nested-type';
 
 type Constructor = new () => object;
 
 /** Work units of one slice: about 10 batch items of 20 addresses, a few milliseconds on the two-core machine. */
 export const SLICE_WEIGHT = 200;
 
+/** A class-transformer @Transform function. */
+type TransformFn = (params: TransformFnParams) => unknown;
+
 /** A DTO property whose elements are built and validated a slice at a time (see ValidatedInSlices). */
 export interface SlicedArrayField {
   property: string;
   element: Constructor;
+  /** Runs on the built array before validation, as a @Transform on the property would. */
+  transform?: TransformFn;
 }
 
-const slicedByClass = new WeakMap<object, string>();
+const slicedByClass = new WeakMap<object, { property: string; element: () => Constructor; transform?: TransformFn }>();
 
 /**
  * Marks an array of nested DTOs that may be long (a batch's items): the validation pipe builds and validates its
  * elements a slice at a time, yielding to the event loop between slices, so one body cannot hold the loop for its
  * whole validation; the errors are those of validating it whole. The array's own rules see stand-ins (empty
  * objects) for its elements: they may judge its length and that its elements are objects, never their contents.
+ * The elements' class (NestedType) and the transform of the built array (class-transformer's Transform) are given
+ * here, so that the sliced path applies exactly what the whole one does: no other @Transform goes on the property.
  */
-export function ValidatedInSlices(): PropertyDecorator {
-  return (target: object, property: string | symbol) => slicedByClass.set(target.constructor, property as string);
+export function ValidatedInSlices(element: () => Constructor, transform?: TransformFn): PropertyDecorator {
+  return (target: object, property: string | symbol) => {
+    NestedType(element)(target, property);
+    if (transform) Transform(transform)(target, property);
+    slicedByClass.set(target.constructor, { property: property as string, element, transform });
+  };
 }
 
-/** The property of `dto` validated in slices, with its elements' class (@Type), if it has one. */
+/** The property of `dto` validated in slices, with its elements' class and its transform, if it has one. */
 export function slicedArrayField(dto: object): SlicedArrayField | undefined {
-  const property = slicedByClass.get(dto);
-  if (property === undefined) return undefined;
-  const element = defaultMetadataStorage.findTypeMetadata(dto as Constructor, property)?.typeFunction() as Constructor;
-  return { property, element };
+  const sliced = slicedByClass.get(dto);
+  return sliced && { property: sliced.property, element: sliced.element(), transform: sliced.transform };
 }
 
 /** Whether `value` is a plain object (not null, not an array): the only elements the sliced path takes. */
@@ -69,19 +77,14 @@ export async function mapInSlices<T, R>(
   return out;
 }
 
-/** The class-transformer @Transform functions of a DTO property, applied as plainToInstance applies them. */
-export function applyPropertyTransforms(
-  dto: Constructor,
-  property: string,
+/** The field's transform (see ValidatedInSlices) on its built array, as plainToInstance applies it. */
+export function applySlicedTransform(
+  { property, transform }: SlicedArrayField,
   value: unknown,
   obj: Record<string, unknown>,
   options: ClassTransformOptions,
 ): unknown {
-  const type = TransformationType.PLAIN_TO_CLASS;
-  const transforms = defaultMetadataStorage
-    .findTransformMetadatas(dto, property, type)
-    .filter((m) => !m.options?.groups?.length);
-  return transforms.reduce((v, m) => m.transformFn({ value: v, key: property, obj, type, options }), value);
+  return transform ? transform({ value, key: property, obj, type: TransformationType.PLAIN_TO_CLASS, options }) : value;
 }
 
 /** What stands in for each element while the array's own rules are checked: valid, and checked in microseconds. */

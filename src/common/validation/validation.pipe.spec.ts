@@ -1,9 +1,10 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import fc from 'fast-check';
 import { SubnameParams } from '../../subnames/dto/subname-params.dto';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsString, ValidateNested } from 'class-validator';
 import { MAX_FIELD_ERRORS, ValidationFailedError } from '../errors';
+import { NestedType } from './nested-type';
 import { AppValidationPipe, flattenValidationErrors } from './validation.pipe';
 import { runs } from '../../../test/support/property-runs';
 
@@ -13,7 +14,7 @@ class Entry {
 }
 class Body {
   @IsString() name: string;
-  @ValidateNested({ each: true }) @Type(() => Entry) entries: Entry[];
+  @ValidateNested({ each: true }) @NestedType(() => Entry) entries: Entry[];
 }
 
 describe(AppValidationPipe.name, () => {
@@ -159,10 +160,10 @@ describe('bounded work on large inputs', () => {
     key: string;
   }
   class Holder {
-    @IsArray() @ArrayMaxSize(3) @ValidateNested({ each: true }) @Type(() => Item) items: Item[];
+    @IsArray() @ArrayMaxSize(3) @ValidateNested({ each: true }) @NestedType(() => Item) items: Item[];
   }
   class Outer {
-    @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => Holder) holders: Holder[];
+    @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @NestedType(() => Holder) holders: Holder[];
   }
   const sut = new AppValidationPipe();
 
@@ -192,6 +193,24 @@ describe('bounded work on large inputs', () => {
       { field: 'holders[1].items', message: 'must contain no more than 3 elements (4 given)' },
     ]);
     expect(transformed).toBe(0);
+  });
+
+  it('finds the nested classes of a DTO through the class it extends', async () => {
+    class Derived extends Outer {}
+    const error = await failureOf({ holders: [{ items: [{}, {}, {}, {}] }] }, Derived);
+    expect(error.errors).toEqual([
+      { field: 'holders[0].items', message: 'must contain no more than 3 elements (4 given)' },
+    ]);
+    expect(transformed).toBe(0);
+  });
+
+  it('will not validate a DTO with a nested property whose class it cannot see', async () => {
+    class Unmarked {
+      @IsArray() @ValidateNested({ each: true }) items: Item[];
+    }
+    await expect(sut.transform({ items: [] }, { type: 'body', metatype: Unmarked })).rejects.toThrow(
+      'Unmarked.items is validated nested but its class is not given with @NestedType',
+    );
   });
 
   it('lists the first 100 bad fields and counts the rest', async () => {

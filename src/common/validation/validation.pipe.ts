@@ -6,7 +6,7 @@ import { BoundedMemo } from '../bounded-memo';
 import { assertSafeInput } from './input-safety';
 import { detachFreeKeyMaps, freeKeyMapFields } from './free-key-map';
 import {
-  applyPropertyTransforms,
+  applySlicedTransform,
   ElementStandIn,
   isObjectElement,
   mapInSlices,
@@ -156,9 +156,10 @@ export class AppValidationPipe extends ValidationPipe {
   private async transformInSlices(
     value: Record<string, unknown>,
     metadata: ArgumentMetadata,
-    { property, element }: SlicedArrayField,
+    field: SlicedArrayField,
     raw: object[],
   ): Promise<unknown> {
+    const { property, element } = field;
     const dto = metadata.metatype as new () => object;
     const built = await mapInSlices(raw, raw, (slice) => {
       this.stripProtoKeys(slice);
@@ -168,7 +169,7 @@ export class AppValidationPipe extends ValidationPipe {
     delete rest[property];
     this.stripProtoKeys(rest);
     const shell = plainToInstance(dto, rest, this.transformOptions) as Record<string, unknown>;
-    const array = applyPropertyTransforms(dto, property, built, value, this.transformOptions ?? {}) as object[];
+    const array = applySlicedTransform(field, built, value, this.transformOptions ?? {}) as object[];
     const options = {
       ...this.validatorOptions,
       validationError: { target: false, ...this.validatorOptions.validationError },

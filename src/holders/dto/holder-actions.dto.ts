@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
 import { normalizeName } from '../../common/ens/names';
 import {
@@ -10,6 +9,7 @@ import {
   recordValueProblem,
   textKeyProblem,
 } from '../../common/ens/records';
+import { NestedType } from '../../common/validation/nested-type';
 import { HasNoArrayEntries, HasUniqueEntries, IsEvmAddress, satisfies } from '../../common/validation/validators';
 
 /** Hex of a signature: 65 bytes for an account with a key, longer for ERC-1271 and ERC-6492 contract accounts. */
@@ -72,7 +72,7 @@ const RECORDS = (cls: () => new () => object, unique: string) => (target: object
   HasUniqueEntries(unique)(target, key);
   HasNoArrayEntries()(target, key);
   ValidateNested({ each: true })(target, key);
-  Type(cls)(target, key);
+  NestedType(cls)(target, key);
 };
 const SIGNATURE_CHECK = () =>
   satisfies('isSignature', (raw) =>

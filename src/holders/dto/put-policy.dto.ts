@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { normalizeLabel } from '../../common/ens/names';
 import { coinProblem, evmAddressProblem, textKeyProblem } from '../../common/ens/records';
 import { checksumAddress } from '../../common/ens/evm-address';
+import { NestedType } from '../../common/validation/nested-type';
 import { canonical, satisfies } from '../../common/validation/validators';
 
 export const MAX_ALLOWLIST = 10_000;
@@ -126,13 +126,13 @@ export class PutPolicyDto {
   @ApiPropertyOptional({ type: LabelRulesDto })
   @IsOptional()
   @ValidateNested()
-  @Type(() => LabelRulesDto)
+  @NestedType(() => LabelRulesDto)
   labels?: LabelRulesDto;
 
   @ApiPropertyOptional({ type: HolderRecordRulesDto })
   @IsOptional()
   @ValidateNested()
-  @Type(() => HolderRecordRulesDto)
+  @NestedType(() => HolderRecordRulesDto)
   holderRecords?: HolderRecordRulesDto;
 
   @ApiPropertyOptional({ example: true, default: true })

@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
 import { ValidatedInSlices } from '../../common/validation/sliced-array';
 import { HasNoArrayEntries } from '../../common/validation/validators';
@@ -23,9 +22,7 @@ export class BatchSubnamesDto {
   @ArrayMaxSize(MAX_BATCH_ITEMS)
   @HasNoArrayEntries()
   @ValidateNested({ each: true })
-  @Type(() => CreateSubnameDto)
-  @Transform(markRepeatedFullNames)
-  @ValidatedInSlices()
+  @ValidatedInSlices(() => CreateSubnameDto, markRepeatedFullNames)
   items: CreateSubnameDto[];
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { NestedType } from '../../common/validation/nested-type';
 import { MAX_RECORDS, MAX_TTL } from '../../common/ens/records';
 import { IsFirstOfItsFullName } from './batch-repeats';
 import {
@@ -82,7 +82,7 @@ export class CreateSubnameDto {
   @HasUniqueEntries('key')
   @HasNoArrayEntries()
   @ValidateNested({ each: true })
-  @Type(() => TextRecordDto)
+  @NestedType(() => TextRecordDto)
   texts?: TextRecordDto[];
 
   @ApiPropertyOptional({
@@ -101,7 +101,7 @@ export class CreateSubnameDto {
   @HasUniqueEntries('coin')
   @HasNoArrayEntries()
   @ValidateNested({ each: true })
-  @Type(() => AddressRecordDto)
+  @NestedType(() => AddressRecordDto)
   addresses?: AddressRecordDto[];
 
   @ApiPropertyOptional({ type: [MetadataRecordDto], maxItems: MAX_RECORDS, example: [{ key: 'tier', value: 'gold' }] })
@@ -111,7 +111,7 @@ export class CreateSubnameDto {
   @HasUniqueEntries('key')
   @HasNoArrayEntries()
   @ValidateNested({ each: true })
-  @Type(() => MetadataRecordDto)
+  @NestedType(() => MetadataRecordDto)
   metadata?: MetadataRecordDto[];
 
   @ApiPropertyOptional({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', nullable: true, type: String })
