@@ -1,3 +1,3 @@
 export default async function globalTeardown(): Promise<void> {
-  await globalThis.__TEST_DATABASE__?.drop();
+  await Promise.all([globalThis.__TEST_DATABASE__?.drop(), globalThis.__TEST_REDIS__?.stop()]);
 }
