@@ -43,7 +43,8 @@ describe(EnsChain.name, () => {
       expect((e as Error).message).toBe(
         `The Ethereum JSON-RPC endpoint ${endpoint.url} did not answer in time; try again shortly`,
       );
-      expect(Date.now() - started).toBeLessThan(3000);
+      // Its own 300 ms, not ethers' 5-minute request timeout: the bound leaves room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       chain.destroy();
       await endpoint.close();
