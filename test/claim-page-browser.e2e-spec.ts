@@ -1,9 +1,13 @@
 import { getAddress, getBytes, type TypedDataField, Wallet } from 'ethers';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import request from 'supertest';
+import { findChromium, launchChromium } from './support/chromium';
 import { PortalChain } from './support/portal-chain';
 import { freePort } from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
+
+/** The suite fails here, in one line, on a machine without Chromium. */
+const CHROMIUM = findChromium();
 
 /** An EIP-1193 wallet announced through EIP-6963, calling back into the test, which signs with ethers. */
 const WALLET_SCRIPT = `(() => {
@@ -80,7 +84,7 @@ describe('claim page and policy editor in Chromium', () => {
     origin = `http://127.0.0.1:${port}`;
     t = await createTestApp({ ...(await chain.env()), PUBLIC_URL: origin });
     await t.app.listen(port, '127.0.0.1');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
+    browser = await launchChromium(CHROMIUM);
   });
 
   afterAll(async () => {

@@ -1,11 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress, getBytes, Wallet } from 'ethers';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import request from 'supertest';
+import { findChromium, launchChromium } from './support/chromium';
 import { PortalChain } from './support/portal-chain';
 import { freePort } from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
+
+/** The suite fails here, in one line, on a machine without Chromium. */
+const CHROMIUM = findChromium();
 
 const ARTIFACTS = join(__dirname, 'artifacts');
 const ICON =
@@ -66,7 +70,7 @@ describe('developer portal in Chromium', () => {
     origin = `http://127.0.0.1:${port}`;
     t = await createTestApp({ ...(await chain.env()), PUBLIC_URL: origin });
     await t.app.listen(port, '127.0.0.1');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
+    browser = await launchChromium(CHROMIUM);
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     page = await context.newPage();
     await page.exposeFunction('__testWallet', async (method: string, params: unknown[]) => {

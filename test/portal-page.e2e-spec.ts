@@ -1,8 +1,12 @@
 import { getAddress, getBytes, Wallet } from 'ethers';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { findChromium, launchChromium } from './support/chromium';
 import { PortalChain } from './support/portal-chain';
 import { freePort } from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
+
+/** The suite fails here, in one line, on a machine without Chromium. */
+const CHROMIUM = findChromium();
 
 /** An EIP-1193 wallet announced through EIP-6963, calling back into the test (as portal-browser.e2e-spec does). */
 const WALLET_SCRIPT = `(() => {
@@ -56,7 +60,7 @@ describe('developer portal page: first screen and failures in words', () => {
   };
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
+    browser = await launchChromium(CHROMIUM);
   });
   afterAll(() => browser?.close());
   afterEach(() => expect(pageErrors.splice(0)).toEqual([]));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import request from 'supertest';
+import { itOnRedis, proxyToRedis, TEST_REDIS_URL } from './support/redis-only';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { ApiKeysService } from '../src/auth/api-keys.service';
@@ -8,8 +9,6 @@ import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
 /** A key that was never issued. */
 const madeUpKey = () => `sns_${randomBytes(24).toString('base64url')}`;
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 interface Health {
   status: string;
@@ -234,19 +233,22 @@ describe('rate limits per client address (in process)', () => {
 
 describe('rate limits shared through Redis by two service processes', () => {
   const prefix = `sns-test-${process.pid}-${randomBytes(4).toString('hex')}:`;
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  let REDIS_URL: string;
+  let redis: Redis;
   let proxy: TcpProxy;
   let a: ServiceProcess;
   let b: ServiceProcess;
 
   beforeAll(async () => {
+    REDIS_URL = TEST_REDIS_URL!;
+    redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
     // Process b reaches Redis through a proxy, so that the test can take Redis away from it alone.
-    proxy = await TcpProxy.start('127.0.0.1', 6379);
+    proxy = await proxyToRedis(REDIS_URL);
     const env = { REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_KEY: '5', LOG_LEVEL: 'info' };
     [a, b] = await Promise.all([
       startServiceProcess({ ...env, REDIS_URL }),
-      startServiceProcess({ ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` }),
+      startServiceProcess({ ...env, REDIS_URL: proxy.url(REDIS_URL) }),
     ]);
   });
 
@@ -259,96 +261,109 @@ describe('rate limits shared through Redis by two service processes', () => {
     redis.disconnect();
   });
 
-  it('one budget of 5 for a key whose requests alternate between the two replicas; the sixth is refused', async () => {
-    const key = await issueKey(a);
-    const seen: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const res = await quota(i % 2 === 0 ? a : b, key);
-      expect(res.status).toBe(200);
-      seen.push(res.headers.get('ratelimit-remaining')!);
-    }
-    expect(seen).toEqual(['4', '3', '2', '1', '0']);
-    expectRefusal(await plain(await quota(b, key)));
-    expectRefusal(await plain(await quota(a, key)));
-    // The counters are in Redis under the configured prefix, keyed by the key's id: never the key itself.
-    const keys = await redis.keys(`${prefix}*`);
-    expect(keys.some((k) => k.startsWith(`${prefix}rl:key:`))).toBe(true);
-    expect(keys.join(' ')).not.toContain(key);
-    expect(keys.join(' ')).not.toContain(key.slice(4, 20));
-  });
-
-  it('without Redis a replica keeps serving, counts in process (per replica), and shares again once Redis is back', async () => {
-    const key = await issueKey(a);
-    for (let i = 0; i < 3; i++) expect((await quota(a, key)).status).toBe(200);
-
-    proxy.setMode('refuse');
-    const started = Date.now();
-    const during = await quota(b, key);
-    expect(during.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    // b's own count starts from nothing: the limit now applies per replica.
-    expect(during.headers.get('ratelimit-remaining')).toBe('4');
-    const ready = (await (await fetch(`${b.url}/health/ready`)).json()) as Health;
-    expect(ready.status).toBe('ok');
-    expect(ready.details.rateLimitStorage).toEqual({ status: 'up', storage: 'memory-fallback', redis: 'unreachable' });
-    expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^rate_limit_redis_up 0$/m);
-    for (let i = 0; i < 4; i++) expect((await quota(b, key)).status).toBe(200);
-    expect((await quota(b, key)).status).toBe(429);
-    expect(await b.outputContaining('Redis unreachable')).toContain('Redis unreachable');
-
-    proxy.setMode('forward');
-    const deadline = Date.now() + 15_000;
-    let back: Health | undefined;
-    while (Date.now() < deadline) {
-      back = (await (await fetch(`${b.url}/health/ready`)).json()) as Health;
-      if (back?.details.rateLimitStorage.storage === 'redis') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(back?.details.rateLimitStorage.storage).toBe('redis');
-    // No burst across the switch: b's window counted on the host (5 admitted, 1 refused) still counts with
-    // Redis's 3 + 1 until it ends.
-    expectRefusal(await plain(await quota(b, key)));
-    // Shared again: a fresh key's hits on a and b come out of one budget.
-    const fresh = await issueKey(a);
-    expect((await quota(a, fresh)).headers.get('ratelimit-remaining')).toBe('4');
-    const after = await quota(b, fresh);
-    expect(after.status).toBe(200);
-    expect(after.headers.get('ratelimit-remaining')).toBe('3');
-    expect(await b.outputContaining('Redis answers again')).toContain('Redis answers again');
-    expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^rate_limit_redis_up 1$/m);
-  });
-
-  it('a replica that starts while Redis is down serves at once, and joins the shared budget when Redis comes up', async () => {
-    const late = await TcpProxy.start('127.0.0.1', 6379);
-    late.setMode('refuse');
-    const c = await startServiceProcess({
-      REDIS_URL: `redis://127.0.0.1:${late.port}`,
-      REDIS_KEY_PREFIX: prefix,
-      RATE_LIMIT_PER_KEY: '5',
-    });
-    try {
+  itOnRedis(
+    'one budget of 5 for a key whose requests alternate between the two replicas; the sixth is refused',
+    async () => {
       const key = await issueKey(a);
-      for (let i = 0; i < 2; i++) expect((await quota(a, key)).status).toBe(200);
-      const alone = await quota(c, key);
-      expect(alone.status).toBe(200);
-      expect(alone.headers.get('ratelimit-remaining')).toBe('4');
-      late.setMode('forward');
+      const seen: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await quota(i % 2 === 0 ? a : b, key);
+        expect(res.status).toBe(200);
+        seen.push(res.headers.get('ratelimit-remaining')!);
+      }
+      expect(seen).toEqual(['4', '3', '2', '1', '0']);
+      expectRefusal(await plain(await quota(b, key)));
+      expectRefusal(await plain(await quota(a, key)));
+      // The counters are in Redis under the configured prefix, keyed by the key's id: never the key itself.
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys.some((k) => k.startsWith(`${prefix}rl:key:`))).toBe(true);
+      expect(keys.join(' ')).not.toContain(key);
+      expect(keys.join(' ')).not.toContain(key.slice(4, 20));
+    },
+  );
+
+  itOnRedis(
+    'without Redis a replica keeps serving, counts in process (per replica), and shares again once Redis is back',
+    async () => {
+      const key = await issueKey(a);
+      for (let i = 0; i < 3; i++) expect((await quota(a, key)).status).toBe(200);
+
+      proxy.setMode('refuse');
+      const started = Date.now();
+      const during = await quota(b, key);
+      expect(during.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // b's own count starts from nothing: the limit now applies per replica.
+      expect(during.headers.get('ratelimit-remaining')).toBe('4');
+      const ready = (await (await fetch(`${b.url}/health/ready`)).json()) as Health;
+      expect(ready.status).toBe('ok');
+      expect(ready.details.rateLimitStorage).toEqual({
+        status: 'up',
+        storage: 'memory-fallback',
+        redis: 'unreachable',
+      });
+      expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^rate_limit_redis_up 0$/m);
+      for (let i = 0; i < 4; i++) expect((await quota(b, key)).status).toBe(200);
+      expect((await quota(b, key)).status).toBe(429);
+      expect(await b.outputContaining('Redis unreachable')).toContain('Redis unreachable');
+
+      proxy.setMode('forward');
       const deadline = Date.now() + 15_000;
+      let back: Health | undefined;
       while (Date.now() < deadline) {
-        const health = (await (await fetch(`${c.url}/health/ready`)).json()) as Health;
-        if (health.details.rateLimitStorage.storage === 'redis') break;
+        back = (await (await fetch(`${b.url}/health/ready`)).json()) as Health;
+        if (back?.details.rateLimitStorage.storage === 'redis') break;
         await new Promise((r) => setTimeout(r, 200));
       }
-      // a's 2 hits and this one in Redis, plus the hit c counted alone in this window (carried, no burst).
-      const shared = await quota(c, key);
-      expect(shared.headers.get('ratelimit-remaining')).toBe('1');
-    } finally {
-      await c.stop();
-      await late.close();
-    }
-  });
+      expect(back?.details.rateLimitStorage.storage).toBe('redis');
+      // No burst across the switch: b's window counted on the host (5 admitted, 1 refused) still counts with
+      // Redis's 3 + 1 until it ends.
+      expectRefusal(await plain(await quota(b, key)));
+      // Shared again: a fresh key's hits on a and b come out of one budget.
+      const fresh = await issueKey(a);
+      expect((await quota(a, fresh)).headers.get('ratelimit-remaining')).toBe('4');
+      const after = await quota(b, fresh);
+      expect(after.status).toBe(200);
+      expect(after.headers.get('ratelimit-remaining')).toBe('3');
+      expect(await b.outputContaining('Redis answers again')).toContain('Redis answers again');
+      expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^rate_limit_redis_up 1$/m);
+    },
+  );
 
-  it('made-up keys never get a counter of their own: only the address is counted', async () => {
+  itOnRedis(
+    'a replica that starts while Redis is down serves at once, and joins the shared budget when Redis comes up',
+    async () => {
+      const late = await proxyToRedis(REDIS_URL);
+      late.setMode('refuse');
+      const c = await startServiceProcess({
+        REDIS_URL: late.url(REDIS_URL),
+        REDIS_KEY_PREFIX: prefix,
+        RATE_LIMIT_PER_KEY: '5',
+      });
+      try {
+        const key = await issueKey(a);
+        for (let i = 0; i < 2; i++) expect((await quota(a, key)).status).toBe(200);
+        const alone = await quota(c, key);
+        expect(alone.status).toBe(200);
+        expect(alone.headers.get('ratelimit-remaining')).toBe('4');
+        late.setMode('forward');
+        const deadline = Date.now() + 15_000;
+        while (Date.now() < deadline) {
+          const health = (await (await fetch(`${c.url}/health/ready`)).json()) as Health;
+          if (health.details.rateLimitStorage.storage === 'redis') break;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        // a's 2 hits and this one in Redis, plus the hit c counted alone in this window (carried, no burst).
+        const shared = await quota(c, key);
+        expect(shared.headers.get('ratelimit-remaining')).toBe('1');
+      } finally {
+        await c.stop();
+        await late.close();
+      }
+    },
+  );
+
+  itOnRedis('made-up keys never get a counter of their own: only the address is counted', async () => {
     const before = await redis.keys(`${prefix}rl:key:*`);
     for (let i = 0; i < 12; i++) {
       const res = await fetch(`${a.url}/api/v1/quota`, { headers: { 'x-auth-token': madeUpKey() } });
@@ -358,19 +373,22 @@ describe('rate limits shared through Redis by two service processes', () => {
     expect(await redis.keys(`${prefix}rl:ip:*`)).not.toEqual([]);
   });
 
-  it('a Redis that stops answering (black hole) costs a request at most a bounded wait, never a hang', async () => {
-    const key = await issueKey(a);
-    proxy.setMode('blackhole');
-    try {
-      const times: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const started = Date.now();
-        expect((await quota(b, key)).status).toBe(200);
-        times.push(Date.now() - started);
+  itOnRedis(
+    'a Redis that stops answering (black hole) costs a request at most a bounded wait, never a hang',
+    async () => {
+      const key = await issueKey(a);
+      proxy.setMode('blackhole');
+      try {
+        const times: number[] = [];
+        for (let i = 0; i < 4; i++) {
+          const started = Date.now();
+          expect((await quota(b, key)).status).toBe(200);
+          times.push(Date.now() - started);
+        }
+        expect(Math.max(...times)).toBeLessThan(3_000);
+      } finally {
+        proxy.setMode('forward');
       }
-      expect(Math.max(...times)).toBeLessThan(3_000);
-    } finally {
-      proxy.setMode('forward');
-    }
-  });
+    },
+  );
 });

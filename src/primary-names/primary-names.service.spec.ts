@@ -49,7 +49,13 @@ describe(PrimaryNamesService.name, () => {
       (e: { code?: string }) => e.code,
     );
 
+  // One frozen instant for the service's clock and the signatures' issuedAt: the window's edges (601 s old, 61 s
+  // ahead) stay outside it however long signing takes on a busy machine.
+  let clock: jest.SpyInstance<number, []>;
+  afterEach(() => clock.mockRestore());
+
   beforeEach(() => {
+    clock = jest.spyOn(Date, 'now').mockReturnValue(Date.now());
     stored = {
       'alice.oak.eth': records(holder.address),
       'bob.oak.eth': records(other.address),

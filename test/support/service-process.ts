@@ -1,8 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { ON_POSTGRES } from './postgres-only';
 import { testEnv } from './test-app';
+
+export { freePort };
 
 /**
  * Replicas sized for a burst: waiting for a pooled connection must not time out the test's own burst. The embedded
@@ -22,17 +24,6 @@ export interface ServiceProcess {
   /** Waits until the output holds `text` (log lines reach standard output in batches, within 100 ms). */
   outputContaining(text: string, timeoutMs?: number): Promise<string>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs the built service (dist/main.js) as its own process, as a replica would run. */

@@ -50,10 +50,12 @@ describe(onResponseEnd.name, () => {
     const ended: { finished: boolean; order: number[] }[] = [];
     const s = server(ended);
     const port = await listen(s);
+    // The server's own listener runs first: once this one hears the request, its end handlers are registered.
+    const received = new Promise((r) => s.once('request', r));
     const req = request({ port, path: '/hang' });
     req.on('error', () => undefined);
     req.end();
-    await new Promise((r) => setTimeout(r, 50));
+    await received;
     req.destroy();
     await until(() => ended.length === 1);
     s.closeAllConnections();
