@@ -20,7 +20,7 @@ import { SECURITY_POLICIES, securityHeaders } from './common/http/security-heade
 import { AppValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
-import { httpLogger } from './logging/logger';
+import { httpLogger, LogOutput } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
 import { PORTAL_COOKIE, PORTAL_SESSION_SCHEME } from './portal/portal-auth';
 import { isPortalApi, isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
@@ -65,6 +65,15 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
   }
 }
 
+/** The application's log output (LoggingModule's), or one of its own for an application without that module. */
+function logOutput(app: NestExpressApplication, config: AppConfig): LogOutput {
+  try {
+    return app.get(LogOutput, { strict: false });
+  } catch {
+    return new LogOutput(config);
+  }
+}
+
 /**
  * Everything serve.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
  * log, metrics, security headers, the CCIP-Read gateway's CORS, parsing, input safety, errors, validation,
@@ -99,7 +108,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // One middleware for what every request passes (inOrder: no router layer each).
   const everyRequest: RequestHandler[] = [
     ...(track ? [track] : []),
-    httpLogger(config),
+    httpLogger(logOutput(app, config)),
     httpMetricsMiddleware,
     securityHeaders({ ...SECURITY_POLICIES, portal: PORTAL_SECURITY_POLICY }, (req) =>
       DOCS_PATH.test(req.path) ? 'docs' : isPortalPage(req.path) ? 'portal' : 'api',
