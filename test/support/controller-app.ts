@@ -1,14 +1,23 @@
-import type { Provider, Type } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, type Provider, type Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { configureApp } from '../../src/app.setup';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import type { AuthenticatedKey } from '../../src/auth/api-key';
+import { BODY_LIMIT, jsonReader, readBodyFirst } from '../../src/common/http/body-readers';
 import { UnauthorizedError } from '../../src/common/errors';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 
 /** The one key the faked ApiKeysService admits, as `x-auth-token: good-key`. */
 export const TEST_KEY: AuthenticatedKey = { id: 'key-1', keyPrefix: 'sns_test', parentNames: ['oak.eth'] };
+
+/** AppModule's body reader, for controllers tested without AppModule. */
+@Module({})
+class BodyReaderModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(readBodyFirst(jsonReader(BODY_LIMIT))).forRoutes('*');
+  }
+}
 
 /**
  * Controllers on their own with the app's real wiring (body parsers, validation pipe, problem filter, guards)
@@ -21,6 +30,7 @@ export async function controllerApp(controllers: Type[], providers: Provider[]):
   };
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const module = await Test.createTestingModule({
+    imports: [BodyReaderModule],
     controllers,
     providers: [{ provide: ApiKeysService, useValue: keys }, { provide: AppConfig, useValue: config }, ...providers],
   }).compile();
