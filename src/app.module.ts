@@ -1,5 +1,6 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
+import { BODY_LIMIT, jsonReader, readBodyFirst } from './common/http/body-readers';
 import { AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -13,13 +14,14 @@ import { MintModule } from './mint/mint.module';
 import { AdminModule } from './admin/admin.module';
 import { PrimaryNamesModule } from './primary-names/primary-names.module';
 import { QuotaModule } from './quota/quota.module';
-import { PortalModule } from './portal/portal.module';
+import { PORTAL_API_ROUTE, PortalModule } from './portal/portal.module';
 import { ResolutionModule } from './resolution/resolution.module';
+import { BATCH_ROUTE } from './subnames/batch-body';
 import { SubnamesModule } from './subnames/subnames.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   /** The composition root; tests pass their own configuration. */
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
     return {
@@ -44,5 +46,16 @@ export class AppModule {
         HomeModule,
       ],
     };
+  }
+
+  /**
+   * Every route's JSON body, up to 64 KB, read before the guards; the routes whose modules read bodies of their
+   * own (after their guards) are left to them. Every module's middleware runs after configureApp's.
+   */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(readBodyFirst(jsonReader(BODY_LIMIT)))
+      .exclude(BATCH_ROUTE, PORTAL_API_ROUTE)
+      .forRoutes('*');
   }
 }

@@ -1,15 +1,10 @@
 import { INestApplication, Logger, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import express, { NextFunction, Request, RequestHandler, Response } from 'express';
+import { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
-import { deferBody } from './common/http/deferred-body';
-import { topLevelArrayLength } from './common/http/json-array-length';
-import { ValidationFailedError } from './common/errors';
-import { MAX_BATCH_ITEMS } from './subnames/dto/batch-subnames.dto';
 import { inOrder } from './common/http/in-order';
 import { inputSafetyMiddleware } from './common/validation/input-safety';
-import { jsonBody } from './common/http/json-body';
 import { requireJsonBody } from './common/http/media-type';
 import { answerMalformedRequests } from './common/http/malformed-http';
 import { FieldErrorDto, ProblemDto } from './common/http/problem';
@@ -20,30 +15,14 @@ import { SECURITY_POLICIES, securityHeaders } from './common/http/security-heade
 import { AppValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
-import { httpLogger } from './logging/logger';
+import { httpLogger, LogOutput } from './logging/logger';
 import { httpMetricsMiddleware } from './metrics/http-metrics';
 import { PORTAL_COOKIE, PORTAL_SESSION_SCHEME } from './portal/portal-auth';
-import { isPortalApi, isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
+import { isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
 import { ccipCorsUnder } from './resolution/ccip-cors';
 import { CCIP_READ_PATH } from './resolution/resolution.service';
 
 export const API_PREFIX = 'api/v1';
-/** Bytes of a JSON body: 64 KB. */
-export const BODY_LIMIT = 64 * 1024;
-/** POST /subnames/batch carries up to 1000 bodies, so it alone may send up to 2 MB. */
-export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
-const BATCH_PATH = `/${API_PREFIX}/subnames/batch`;
-/** Refuses a JSON text whose top-level `items` array has more than `max` elements, as validation would. */
-function refuseItemsPast(max: number): (text: string) => void {
-  return (text) => {
-    const length = topLevelArrayLength(text, 'items');
-    if (length !== undefined && length > max) {
-      throw new ValidationFailedError([
-        { field: 'items', message: `must contain no more than ${max} elements (${length} given)` },
-      ]);
-    }
-  };
-}
 /** Routes served outside /api/v1, where operators and probes expect them. */
 const UNPREFIXED = [
   { path: 'health/live', method: RequestMethod.GET },
@@ -66,10 +45,23 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
 }
 
 /**
+ * The application's log output (LoggingModule's), or one of its own for an application without that module
+ * (controller specs) or without built providers (the OpenAPI generator's preview mode).
+ */
+function logOutput(app: NestExpressApplication, config: AppConfig): LogOutput {
+  try {
+    return app.get(LogOutput, { strict: false }) ?? new LogOutput(config);
+  } catch {
+    return new LogOutput(config);
+  }
+}
+
+/**
  * Everything serve.ts, the tests and the OpenAPI generator share: request id, CORS, shutdown tracking, request
- * log, metrics, security headers, the CCIP-Read gateway's CORS, parsing, input safety, errors, validation,
- * prefix. The order matters: everything before the body parser also sees requests whose bodies it refuses.
- * Signals are serve.ts's business.
+ * log, metrics, security headers, the CCIP-Read gateway's CORS, the body's media type, input safety of the query
+ * and headers, errors, validation, prefix. All of it runs before the modules' middleware, where bodies are read
+ * (AppModule's 64 KB reader, or a module's own), so it also sees requests whose bodies are refused. Signals are
+ * serve.ts's business.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const filter = new ProblemFilter();
@@ -87,19 +79,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // requests that API clients do not make.
   app.set('etag', false);
   const track = shutdownTracker(app);
-  const json = (limit: number, precheck?: (text: string) => void) =>
-    jsonBody(limit, express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }), precheck);
-  // Read after the guards (ReadDeferredBody on the route): key and budgets first, from the headers alone; an
-  // items array past its bound is refused from the text, before it is parsed.
-  const batchJson = deferBody(json(BATCH_BODY_LIMIT, refuseItemsPast(MAX_BATCH_ITEMS)));
-  const generalJson = json(BODY_LIMIT);
-  // The portal's bodies too: its session is checked first (401 before any other check), then the body is read.
-  const portalJson = deferBody(generalJson);
-  const batchPath = BATCH_PATH.toLowerCase();
   // One middleware for what every request passes (inOrder: no router layer each).
   const everyRequest: RequestHandler[] = [
     ...(track ? [track] : []),
-    httpLogger(config),
+    httpLogger(logOutput(app, config)),
     httpMetricsMiddleware,
     securityHeaders({ ...SECURITY_POLICIES, portal: PORTAL_SECURITY_POLICY }, (req) =>
       DOCS_PATH.test(req.path) ? 'docs' : isPortalPage(req.path) ? 'portal' : 'api',
@@ -108,12 +91,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
     ccipCorsUnder(`/${API_PREFIX}/${CCIP_READ_PATH}`),
     requireJsonBody,
-    // The batch route alone takes up to 2 MB (matched as Express matches a mount path: any case, and below it).
-    (req, res, next) => {
-      const path = req.path.toLowerCase();
-      const batch = req.method === 'POST' && (path === batchPath || path.startsWith(`${batchPath}/`));
-      return (batch ? batchJson : isPortalApi(path) ? portalJson : generalJson)(req, res, next);
-    },
+    // The query and headers; bodies are read, and held to the same rules, by the modules' middleware (AppModule's
+    // 64 KB reader, or a module's own for its routes).
     inputSafetyMiddleware,
   ];
   if (config.corsOrigin) {

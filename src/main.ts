@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { rootLogger } from './logging/logger';
+import { LogOutput } from './logging/logger';
 
 function configOrExit(): AppConfig {
   try {
@@ -17,5 +17,5 @@ function configOrExit(): AppConfig {
 
 const config = configOrExit();
 // A cluster's primary serves nothing: it never loads the application (about 100 MB it would hold for nothing).
-if (config.workers > 1 && cluster.isPrimary) runPrimary(config.workers, rootLogger(config));
+if (config.workers > 1 && cluster.isPrimary) runPrimary(config.workers, new LogOutput(config).root);
 else void import('./serve.js').then(({ serve }) => serve(config));

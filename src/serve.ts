@@ -10,7 +10,7 @@ import { configureApp, mountSwagger } from './app.setup';
 import { JsonReplyAdapter } from './common/http/json-reply.adapter';
 import { AppConfig } from './config/app-config';
 import { startupLine } from './home/startup-line';
-import { writePlainLine } from './logging/logger';
+import { LogOutput } from './logging/logger';
 import { SubnameCache } from './subnames/subname-cache';
 
 /** One serving process: the Nest application on `config.port` (main.ts decides whether this process serves). */
@@ -39,5 +39,5 @@ export async function serve(config: AppConfig): Promise<void> {
   const names = app.get(SubnameCache, { strict: false }).names;
   for (const until = Date.now() + 5_000; !names.ready && Date.now() < until;)
     await new Promise((r) => setTimeout(r, 20));
-  if (!cluster.isWorker || cluster.worker?.id === 1) writePlainLine(startupLine(config));
+  if (!cluster.isWorker || cluster.worker?.id === 1) app.get(LogOutput).writePlainLine(startupLine(config));
 }

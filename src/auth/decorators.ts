@@ -1,4 +1,4 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import { ADMIN_ACTOR, type Actor } from '../audit/audit.types';
 import { ApiProblem } from '../common/http/openapi';
@@ -8,10 +8,13 @@ import { AdminGuard, ApiKeyGuard, KeyedRequest } from './guards';
 
 export const API_KEY_SCHEME = 'x-auth-token';
 export const ADMIN_SCHEME = 'x-admin-token';
+/** Metadata of the routes that take an API key (ApiKeyAuth), for whoever charges or logs by key. */
+export const KEYED_ROUTE = 'auth:keyed-route';
 
-/** Guard plus OpenAPI metadata for routes that need an API key. */
+/** Guard plus OpenAPI metadata for routes that need an API key; marks the route KEYED_ROUTE. */
 export function ApiKeyAuth(): MethodDecorator & ClassDecorator {
   return applyDecorators(
+    SetMetadata(KEYED_ROUTE, true),
     UseGuards(ApiKeyGuard),
     ApiSecurity(API_KEY_SCHEME),
     ApiProblem(401, 'UNAUTHORIZED: missing, unknown, revoked or expired API key'),

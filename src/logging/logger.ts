@@ -30,9 +30,6 @@ export const REDACT_PATHS = [
 /** Health probes and scrapes are logged at debug level, so that they do not drown the log. */
 const QUIET_PATHS = /^\/(health\/(live|ready)|metrics)\/?(\?|$)/;
 
-const loggers = new WeakMap<AppConfig, PinoLogger>();
-let stdout: DestinationStream | undefined;
-
 /**
  * Linux's PIPE_BUF: a write to a pipe of at most this many bytes is never interleaved with another process's,
  * and sonic-boom fills each write with whole lines up to this size, so the workers of a cluster (WORKERS) that
@@ -50,44 +47,40 @@ const FLUSH_MS = 100;
  * passed, so a busy process makes one write per dozen lines or so instead of one per line or two (the bench's
  * profiles had the writes at 2–3 % of a request). pino flushes what is left on exit.
  */
-function destination(): DestinationStream {
-  stdout ??= pino.destination({
+function stdoutInBatches(): DestinationStream {
+  return pino.destination({
     dest: 1,
     sync: false,
     maxWrite: ATOMIC_WRITE_BYTES,
     minLength: BATCH_BYTES,
     periodicFlush: FLUSH_MS,
   });
-  return stdout;
 }
-
-/** One plain (non-JSON) line on standard output, after the log lines written before it (same stream, in order). */
-export function writePlainLine(text: string): void {
-  destination().write(`${text}\n`);
-}
-
-let isoSecond = NaN;
-let isoPrefix = '';
 
 /**
  * `new Date(ms).toISOString()` for the whole milliseconds of Date.now(), with the part up to the second computed
  * once a second (logger.spec.ts proves them equal): every log line carries one, and a Date per line shows in
- * the request path's profile.
+ * the request path's profile. Each call makes a clock of its own (one per logger).
  */
-export function isoTime(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== isoSecond) {
-    isoSecond = second;
-    isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
-  }
-  const milli = ms - second * 1000;
-  return `${isoPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+export function isoClock(): (ms: number) => string {
+  let isoSecond = NaN;
+  let isoPrefix = '';
+  return (ms) => {
+    const second = Math.floor(ms / 1000);
+    if (second !== isoSecond) {
+      isoSecond = second;
+      isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    }
+    const milli = ms - second * 1000;
+    return `${isoPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+  };
 }
 
 const SERVICE = 'ens-subname-service';
 
 /** pino's options for the root logger; exported so that logger.spec.ts can hold the request line to them. */
 export function loggerOptions(config: AppConfig): pino.LoggerOptions {
+  const isoTime = isoClock();
   return {
     level: config.logLevel,
     formatters: { level: (label) => ({ level: label }) },
@@ -98,14 +91,24 @@ export function loggerOptions(config: AppConfig): pino.LoggerOptions {
   };
 }
 
-/** The process's JSON-lines logger (one per configuration): stdout, LOG_LEVEL, secrets redacted. */
-export function rootLogger(config: AppConfig): PinoLogger {
-  let logger = loggers.get(config);
-  if (!logger) {
-    logger = pino(loggerOptions(config), destination());
-    loggers.set(config, logger);
+/**
+ * An application's log output, made once at start-up (LoggingModule for an application, main.ts for a cluster's
+ * primary) and passed down: standard output in batches, and the JSON-lines root logger over it (LOG_LEVEL,
+ * secrets redacted).
+ */
+export class LogOutput {
+  readonly stream: DestinationStream;
+  readonly root: PinoLogger;
+
+  constructor(config: AppConfig, stream: DestinationStream = stdoutInBatches()) {
+    this.stream = stream;
+    this.root = pino(loggerOptions(config), stream);
   }
-  return logger;
+
+  /** One plain (non-JSON) line, after the log lines written before it (same stream, in order). */
+  writePlainLine(text: string): void {
+    this.stream.write(`${text}\n`);
+  }
 }
 
 function levelOf(url: string, status: number): Level {
@@ -132,6 +135,7 @@ export interface RequestLine {
  * id is in it, so pino's general serialiser and redaction walk would only cost time on every request.
  */
 export function requestLineWriter(pid: number, now: () => number = Date.now) {
+  const isoTime = isoClock();
   const bindings = `,"service":${JSON.stringify(SERVICE)},"pid":${pid}`;
   return (level: Level, line: RequestLine, msg: string): string =>
     `{"level":"${level}","time":"${isoTime(now())}"${bindings},"requestId":${JSON.stringify(line.requestId)},` +
@@ -145,10 +149,10 @@ export function requestLineWriter(pid: number, now: () => number = Date.now) {
  * name it themselves (`requestId`, from the Actor or the request): no AsyncLocalStorage, whose promise hooks
  * cost every request about a tenth of its time on Node 20.
  */
-export function httpLogger(config: AppConfig): RequestHandler {
-  const logger = rootLogger(config);
+export function httpLogger(output: LogOutput): RequestHandler {
+  const logger = output.root;
   const format = requestLineWriter(process.pid);
-  const out = destination();
+  const out = output.stream;
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     onResponseEnd(res, () => {

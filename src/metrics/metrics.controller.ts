@@ -2,11 +2,14 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { NoRateLimit } from '../common/http/no-rate-limit.decorator';
 import { registry } from './metrics';
+import { MetricsService } from './metrics.service';
 
 @ApiTags('operations')
 @NoRateLimit()
 @Controller('metrics')
 export class MetricsController {
+  constructor(private readonly metrics: MetricsService) {}
+
   @Get()
   @Header('Content-Type', registry.contentType)
   @Header('Cache-Control', 'no-store')
@@ -16,6 +19,6 @@ export class MetricsController {
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format', schema: { type: 'string' } })
   scrape(): Promise<string> {
-    return registry.metrics();
+    return this.metrics.scrape();
   }
 }

@@ -86,30 +86,22 @@ export interface PoolCounts {
   waitingCount: number;
 }
 
-let poolSource: (() => PoolCounts | undefined) | undefined;
-
-/** The database module tells the gauges where its pool is; the last application started wins. */
-export function observePool(source: (() => PoolCounts | undefined) | undefined): void {
-  poolSource = source;
-}
-
-export const dbPoolConnections = new Gauge({
+const dbPoolConnections = new Gauge({
   name: 'db_pool_connections',
   help: 'PostgreSQL pool connections by state: in_use (checked out by a query or transaction) or idle',
   labelNames: ['state'] as const,
   registers: [registry],
-  collect() {
-    const pool = poolSource?.();
-    this.set({ state: 'in_use' }, pool ? pool.totalCount - pool.idleCount : 0);
-    this.set({ state: 'idle' }, pool?.idleCount ?? 0);
-  },
 });
 
-export const dbPoolWaiting = new Gauge({
+const dbPoolWaiting = new Gauge({
   name: 'db_pool_waiting_requests',
   help: 'Queries waiting for a free PostgreSQL pool connection',
   registers: [registry],
-  collect() {
-    this.set(poolSource?.()?.waitingCount ?? 0);
-  },
 });
+
+/** Sets the pool gauges from a pool's counters (zero without a pool). */
+export function setPoolGauges(pool: PoolCounts | undefined): void {
+  dbPoolConnections.set({ state: 'in_use' }, pool ? pool.totalCount - pool.idleCount : 0);
+  dbPoolConnections.set({ state: 'idle' }, pool?.idleCount ?? 0);
+  dbPoolWaiting.set(pool?.waitingCount ?? 0);
+}

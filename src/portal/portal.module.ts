@@ -1,8 +1,10 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { AdminModule } from '../admin/admin.module';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChainModule } from '../chain/chain.module';
+import { BODY_LIMIT, jsonReader } from '../common/http/body-readers';
+import { deferBody } from '../common/http/deferred-body';
 import { HoldersModule } from '../holders/holders.module';
 import { QuotaModule } from '../quota/quota.module';
 import { ResolutionModule } from '../resolution/resolution.module';
@@ -23,6 +25,9 @@ import { PortalSessionController } from './portal-session.controller';
 import { PortalSessionService } from './portal-session.service';
 import { PortalRepository } from './portal.repository';
 import { SiweVerifier } from './siwe-verifier';
+
+/** The portal's JSON API reads its bodies itself (the application's reader leaves them alone). */
+export const PORTAL_API_ROUTE = { path: 'portal/api/{*path}', method: RequestMethod.ALL };
 
 /**
  * The developer portal at /portal: a wallet signs in (EIP-4361), proves on chain that it controls parent names,
@@ -63,4 +68,17 @@ import { SiweVerifier } from './siwe-verifier';
     OperatorGuard,
   ],
 })
-export class PortalModule {}
+export class PortalModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // Bodies read after the guards (ReadDeferredBody on each controller): the session first (401 before any other check).
+    consumer
+      .apply(deferBody(jsonReader(BODY_LIMIT)))
+      .forRoutes(
+        PortalSessionController,
+        PortalNamesController,
+        PortalKeysController,
+        PortalAdminController,
+        PortalPoliciesController,
+      );
+  }
+}

@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { ApiKeyGuard, KeyedRequest } from '../auth/guards';
+import { KEYED_ROUTE } from '../auth/decorators';
+import { KeyedRequest } from '../auth/guards';
 import { AppConfig } from '../config/app-config';
 import { clientAddressOf } from '../common/http/client-address';
 import {
@@ -124,7 +124,7 @@ export class RateLimitGuard implements CanActivate {
     return true;
   }
 
-  /** NoRateLimit on the method or the controller: none; ApiKeyGuard on either: keyed; else the address. */
+  /** NoRateLimit on the method or the controller: none; ApiKeyAuth on either: keyed; else the address. */
   private policyOf(context: ExecutionContext): RoutePolicy {
     const handler = context.getHandler();
     let policy = this.policies.get(handler);
@@ -133,8 +133,7 @@ export class RateLimitGuard implements CanActivate {
       if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, targets)) policy = 'none';
       else if (this.reflector.getAllAndOverride<boolean>(RESOLUTION_BUDGET, targets)) policy = 'resolution';
       else if (this.reflector.getAllAndOverride<boolean>(HOLDER_BUDGET, targets)) policy = 'holder';
-      else if (this.reflector.getAllAndMerge<unknown[]>(GUARDS_METADATA, targets).includes(ApiKeyGuard))
-        policy = 'keyed';
+      else if (this.reflector.getAllAndOverride<boolean>(KEYED_ROUTE, targets)) policy = 'keyed';
       else policy = 'address';
       this.policies.set(handler, policy);
     }

@@ -5,6 +5,7 @@ import { ChangeFeedModule } from '../cache/change-feed.module';
 import { QuotaModule } from '../quota/quota.module';
 import { ReadsModule } from '../reads/reads.module';
 import { addressKeys } from './address-keys';
+import { BATCH_ROUTE, batchBody } from './batch-body';
 import { ExportPreambles } from './export-preambles';
 import { SignedWrites } from './signed-writes';
 import { SubnameCache } from './subname-cache';
@@ -22,5 +23,6 @@ import { SubnamesService } from './subnames.service';
 export class SubnamesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(addressKeys).forRoutes(SubnamesController);
+    consumer.apply(batchBody()).forRoutes(BATCH_ROUTE);
   }
 }

@@ -1,9 +1,10 @@
-import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { configureApp } from '../../src/app.setup';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import type { AuthenticatedKey } from '../../src/auth/api-key';
+import { BODY_LIMIT, jsonReader, readBodyFirst } from '../../src/common/http/body-readers';
 import { UnauthorizedError } from '../../src/common/errors';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 
@@ -17,6 +18,14 @@ export const TEST_ADMIN_TOKEN = 'controller-admin-token';
 export interface ControllerAppOptions {
   env?: NodeJS.ProcessEnv;
   imports?: ModuleMetadata['imports'];
+}
+
+/** AppModule's body reader, for controllers tested without AppModule. */
+@Module({})
+class BodyReaderModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(readBodyFirst(jsonReader(BODY_LIMIT))).forRoutes('*');
+  }
 }
 
 /**
@@ -34,7 +43,7 @@ export async function controllerApp(
   };
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env });
   const module = await Test.createTestingModule({
-    imports,
+    imports: [BodyReaderModule, ...imports],
     controllers,
     providers: [{ provide: ApiKeysService, useValue: keys }, { provide: AppConfig, useValue: config }, ...providers],
   }).compile();

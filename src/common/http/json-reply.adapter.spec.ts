@@ -4,7 +4,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
-import { JsonReplyAdapter, sendJson, transformReply } from './json-reply.adapter';
+import { AnswersPerTurn, JsonReplyAdapter, transformReply } from './json-reply.adapter';
 
 const WIDE = { text: 'üñí "quoted" \\ \u2028 😀', n: 1.5, nested: { list: [1, null, 'x'] }, at: new Date(0) };
 
@@ -129,7 +129,7 @@ describe(transformReply.name, () => {
   });
 });
 
-describe(sendJson.name, () => {
+describe(AnswersPerTurn.name, () => {
   /** A response that records what is done to it; `failing` makes its end throw. */
   function response(method = 'GET', failing = false) {
     const calls: string[] = [];
@@ -149,9 +149,10 @@ describe(sendJson.name, () => {
     const first = response();
     const failing = response('GET', true);
     const head = response('HEAD');
-    sendJson(first.res, '{"a":"ü"}');
-    sendJson(failing.res, '{}');
-    sendJson(head.res, '{"b":2}');
+    const sut = new AnswersPerTurn();
+    sut.send(first.res, '{"a":"ü"}');
+    sut.send(failing.res, '{}');
+    sut.send(head.res, '{"b":2}');
     expect(first.calls).toEqual(['Content-Type: application/json; charset=utf-8', 'Content-Length: 10']);
     await new Promise((r) => setImmediate(r));
     expect(first.calls.slice(2)).toEqual(['end {"a":"ü"}']);
@@ -159,7 +160,7 @@ describe(sendJson.name, () => {
     expect(head.calls).toEqual(['Content-Type: application/json; charset=utf-8', 'Content-Length: 7', 'end (no body)']);
     // The next turn's answers are a batch of their own.
     const later = response();
-    sendJson(later.res, '[]');
+    sut.send(later.res, '[]');
     await new Promise((r) => setImmediate(r));
     expect(later.calls.slice(2)).toEqual(['end []']);
   });

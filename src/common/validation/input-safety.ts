@@ -183,9 +183,10 @@ export function parseJsonParameter(text: string, field: string): unknown {
 }
 
 /**
- * Holds every value a request brings before routing to the rules above, right after parsing: the JSON body,
- * the query (keys and values) and the headers. Path parameters, known only after routing, and JSON inside a
- * query parameter go through `assertSafeInput` where they are decoded.
+ * Holds every value a request brings before routing to the rules above: the query (keys and values), the
+ * headers, and the JSON body if one was read already (bodies are read later, by module middleware that holds them
+ * to the same rules: body-readers.ts, deferred-body.ts). Path parameters, known only after routing, and JSON
+ * inside a query parameter go through `assertSafeInput` where they are decoded.
  */
 export function inputSafetyMiddleware(
   req: { body?: unknown; query: unknown; headers: unknown },
