@@ -1,14 +1,18 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import type { DataSource } from 'typeorm';
 import { controllerApp } from '../../test/support/controller-app';
 import { quotaRefusals, registry } from './metrics';
 import { MetricsController } from './metrics.controller';
+import { MetricsService } from './metrics.service';
 
 describe(MetricsController.name, () => {
   let app: NestExpressApplication;
 
   beforeAll(async () => {
-    app = await controllerApp([MetricsController], []);
+    // The real service over a data source with no pool (as once closed): the pool gauges are left unset.
+    const metrics = new MetricsService({ driver: { master: undefined } } as unknown as DataSource);
+    app = await controllerApp([MetricsController], [{ provide: MetricsService, useValue: metrics }]);
   });
   afterAll(() => app.close());
   afterEach(() => jest.restoreAllMocks());
