@@ -7,6 +7,8 @@ const MAINNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
 const TESTNET_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
 const CCIP_SIGNER_KEY = `0x${randomBytes(32).toString('hex')}`;
 const JSON_HEADERS = { 'content-type': 'application/json' };
+/** How long the client holds back the second half of one request's body: that request lasts at least this long. */
+const HOLD_MS = 400;
 
 interface LogLine {
   level: string;
@@ -40,6 +42,24 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
     return { res, body };
   };
 
+  /** A body sent in two halves, HOLD_MS apart: the server's answer waits for the second. */
+  const heldBody = (text: string): ReadableStream<Uint8Array> => {
+    const bytes = new TextEncoder().encode(text);
+    const half = Math.floor(bytes.length / 2);
+    let held = false;
+    return new ReadableStream<Uint8Array>({
+      start: (c) => c.enqueue(bytes.subarray(0, half)),
+      // Called once the first half has been taken for sending (the request's headers go before it).
+      pull: async (c) => {
+        if (held) return;
+        held = true;
+        await new Promise((r) => setTimeout(r, HOLD_MS));
+        c.enqueue(bytes.subarray(half));
+        c.close();
+      },
+    });
+  };
+
   beforeAll(async () => {
     await resetTestDatabase();
     svc = await startServiceProcess({
@@ -59,6 +79,16 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
       '/api/v1/subnames',
       { method: 'POST', headers: keyed, body: '{"parentName":"oak.eth","label":"logged"}' },
       'trace-abc-123',
+    );
+    await call(
+      '/api/v1/subnames',
+      {
+        method: 'POST',
+        headers: keyed,
+        body: heldBody('{"parentName":"oak.eth","label":"held"}'),
+        duplex: 'half',
+      } as RequestInit,
+      'held-body',
     );
     await call('/api/v1/subnames', { method: 'POST', headers: keyed, body: '{"parentName":' });
     await call('/api/v1/subnames', { method: 'POST', headers: keyed, body: JSON.stringify({ x: 'y'.repeat(70_000) }) });
@@ -117,11 +147,14 @@ describe('JSON logs of a service process (LOG_LEVEL=info)', () => {
       expect(typeof mine[0].method).toBe('string');
       expect(typeof mine[0].route).toBe('string');
       expect(Number.isInteger(mine[0].durationMs)).toBe(true);
-      expect(mine[0].durationMs).toBeGreaterThanOrEqual(0);
       // Milliseconds of this request (not seconds, not a clock reading): within the client's own wall time for it,
       // plus the moment between the client's last byte and the server's 'finish' event.
       expect(mine[0].durationMs).toBeLessThanOrEqual(Math.ceil(elapsedMs) + 50);
     }
+    // The server's clock starts at the headers and stops after the answer, which waited for the held half.
+    const held = requestLines.find((l) => l.requestId === 'held-body')!;
+    expect(held).toMatchObject({ method: 'POST', status: 201 });
+    expect(held.durationMs).toBeGreaterThanOrEqual(HOLD_MS);
     const create = requestLines.find((l) => l.requestId === 'trace-abc-123')!;
     expect(create).toMatchObject({ method: 'POST', route: '/api/v1/subnames', url: '/api/v1/subnames', status: 201 });
     const read = requestLines.find((l) => l.url === '/api/v1/subnames/logged.oak.eth')!;

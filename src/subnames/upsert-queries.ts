@@ -57,7 +57,6 @@ export function updateQuery(w: SubnameWrite): { sql: string; params: unknown[] }
  * locks rows). So an existing row is updated only while it is still the version `old` read (same xmin); a
  * row changed, or created, since the snapshot is locked and left as it is, and not returned: the caller runs
  * the statement again for those names, whose rows this transaction now holds and the next snapshot sees.
- * Exported for the unit spec.
  */
 export function buildUpsertManyQuery(writes: SubnameWrite[]): { sql: string; params: unknown[] } {
   const items = writes.map((w) => ({
