@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { logRunDir, SuiteLogger } from './suite-log';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 declare global {
@@ -5,6 +7,9 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  logRunDir();
+  // The migrations' lines go to the run's global.log, not between the tests' results.
+  Logger.overrideLogger(new SuiteLogger());
   const db = await createTestDatabase();
   globalThis.__TEST_DATABASE__ = db;
   process.env.TEST_DATABASE_URL = db.url;
