@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
+import { execFileLogged } from './support/suite-log';
 import { ADMIN_TOKEN, createTestApp, TestApp, testEnv } from './support/test-app';
 
-const run = promisify(execFile);
 const admin = (t: TestApp) => ({
   post: (body: object) => request(t.http).post('/api/v1/admin/api-keys').set('x-admin-token', ADMIN_TOKEN).send(body),
   list: () => request(t.http).get('/api/v1/admin/api-keys').set('x-admin-token', ADMIN_TOKEN),
@@ -122,7 +120,7 @@ describe('API keys: admin routes and CLI', () => {
 
   describe('npm run cli', () => {
     const cli = (...args: string[]) =>
-      run(process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), ...args], {
+      execFileLogged('cli', process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), ...args], {
         env: { ...process.env, ...testEnv() },
       });
 

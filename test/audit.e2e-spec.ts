@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
+import { execFileLogged } from './support/suite-log';
 import { ADMIN_TOKEN, createTestApp, TestApp, testEnv } from './support/test-app';
 import { resetDatabase } from './support/test-database';
 
-const run = promisify(execFile);
 const RECEIVER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 const OTHER_RECEIVER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const OWNER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
@@ -360,7 +358,7 @@ describe('audit trail: every change recorded once, in its own transaction; GET /
 
   it('npm run cli -- audit: the same filters, as JSON; CLI changes are recorded as admin', async () => {
     const cli = (...args: string[]) =>
-      run(process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), ...args], {
+      execFileLogged('cli', process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), ...args], {
         env: { ...process.env, ...testEnv() },
       });
     const created = JSON.parse((await cli('keys', 'create', '--name', 'c', '--parent', 'oak.eth', '--json')).stdout);

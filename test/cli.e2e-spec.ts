@@ -7,6 +7,7 @@ import { namehash, Wallet, ZeroAddress } from 'ethers';
 import { PortalChain } from './support/portal-chain';
 import { RpcServer } from '../src/dev-chain/rpc-server';
 import { freePort } from './support/service-process';
+import { logChild } from './support/suite-log';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 
@@ -18,12 +19,15 @@ interface Run {
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> =>
   new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    logChild(
+      'cli',
+      execFile(
+        process.execPath,
+        [CLI, ...args],
+        { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
     );
   });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Contract, formatEther, id, JsonRpcProvider, namehash, Wallet } from 'ethers';
 import { PortalClient } from './support/portal-client';
 import { freePort, type ServiceProcess, startServiceProcess } from './support/service-process';
+import { logChild } from './support/suite-log';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 const PUBLIC_URL = 'http://localhost:3000';
@@ -24,18 +25,24 @@ interface Run {
 
 function cli(args: string[], env: Record<string, string | undefined>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    logChild(
+      'cli',
+      execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      ),
     );
   });
 }
 
 /** Starts `dev-chain` and waits for its printed settings (or its exit). */
 function startDevChain(args: string[], env: Record<string, string | undefined>): Promise<[ChildProcess, string]> {
-  const child = spawn(process.execPath, [CLI, 'dev-chain', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = logChild(
+    'dev-chain',
+    spawn(process.execPath, [CLI, 'dev-chain', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let out = '';
   return new Promise((resolve, reject) => {
     const seen = (d: Buffer) => {

@@ -1,10 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedProcess, startEmbeddedProcess } from './support/embedded-process';
 import { freePort } from './support/service-process';
+import { logChild } from './support/suite-log';
 import { ADMIN_TOKEN } from './support/test-app';
 
 const DIST = join(__dirname, '..', 'dist');
@@ -110,7 +111,7 @@ function runToExit(
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = logChild(basename(command), spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -128,10 +129,13 @@ async function startEmbeddedService(
   overrides: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), ...overrides }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = logChild(
+    'service',
+    spawn(process.execPath, [MAIN], {
+      env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), ...overrides }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

@@ -3,6 +3,7 @@ import { requestArb } from './fuzz/generators';
 import { FuzzHarness } from './fuzz/harness';
 import { OpenApi } from './fuzz/openapi';
 import { DEEP } from './support/property-runs';
+import { writeSuiteLog } from './support/suite-log';
 
 /**
  * Property-based fuzzing of every operation in openapi.json: no answer is a 5xx, every 4xx is problem JSON,
@@ -35,7 +36,7 @@ describe(`fuzz: ${operations.length} operations of openapi.json, ${CASES} cases 
     harness = await FuzzHarness.start();
   });
   afterAll(async () => {
-    console.log(`fuzz answers by operation and status (seed ${SEED}):\n${harness?.summary()}`);
+    writeSuiteLog('fuzz', `answers by operation and status (seed ${SEED}):\n${harness?.summary()}`);
     await harness?.close();
   });
 

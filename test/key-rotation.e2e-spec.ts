@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
+import { execFileLogged } from './support/suite-log';
 import { ADMIN_TOKEN, createTestApp, TestApp, testEnv } from './support/test-app';
-
-const run = promisify(execFile);
 
 describe('key rotation: POST /api/v1/admin/api-keys/{id}/rotate', () => {
   let t: TestApp;
@@ -129,7 +126,7 @@ describe('key rotation: POST /api/v1/admin/api-keys/{id}/rotate', () => {
 
   it('npm run cli -- keys rotate ID [--grace SECONDS]', async () => {
     const cli = (...args: string[]) =>
-      run(process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), ...args], {
+      execFileLogged('cli', process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), ...args], {
         env: { ...process.env, ...testEnv() },
       });
     const old = await t.issueKey(['oak.eth'], 4);

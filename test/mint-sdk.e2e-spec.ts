@@ -7,6 +7,7 @@ import { createMintClient, MintClient } from '@thenamespace/mint-manager';
 import { hexlify, toUtf8Bytes, verifyTypedData, Wallet } from 'ethers';
 import request from 'supertest';
 import { startServiceProcess, ServiceProcess } from './support/service-process';
+import { logChild } from './support/suite-log';
 import { ADMIN_TOKEN, createTestApp, testEnv } from './support/test-app';
 
 const MINTER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -229,10 +230,10 @@ describe('signer keys at start-up (service process)', () => {
       if (v !== undefined && !k.startsWith('MINT_')) env[k] = v;
     }
     env.MINT_TESTNET_SIGNER_KEY = testnetSigner.privateKey;
-    const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = logChild(
+      'service',
+      spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import ensRegistryArtifact from '@ensdomains/ens/build/contracts/ENSRegistry.json';
 import reverseRegistrarArtifact from '@ensdomains/ens/build/contracts/ReverseRegistrar.json';
 import {
@@ -28,6 +26,7 @@ import { compileContract } from './contracts/compile';
 import { BatchGateway, startBatchGateway } from './support/batch-gateway';
 import { evmProvider } from './support/evm-provider';
 import { RpcServer } from '../src/dev-chain/rpc-server';
+import { execFileLogged } from './support/suite-log';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
 const CHAIN_ID = 31337;
@@ -42,7 +41,6 @@ const TYPES = {
   ],
 };
 const REVERSE_REGISTRAR = new Interface(['function claimWithResolver(address owner, address resolver)']);
-const run = promisify(execFile);
 const now = () => Math.floor(Date.now() / 1000);
 const ERC6492_SUFFIX = `0x${'6492'.repeat(16)}`;
 
@@ -164,9 +162,14 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
       chainId: CHAIN_ID,
       note: expect.stringMatching(/default name/),
     });
-    const cli = await run('node', ['dist/cli', 'primary-name', 'prepare', holder.address, '--resolver', resolver], {
-      env: { ...process.env, ENS_CHAIN_ID: String(CHAIN_ID), ENS_REVERSE_REGISTRAR_ADDRESS: reverseRegistrar },
-    });
+    const cli = await execFileLogged(
+      'cli',
+      'node',
+      ['dist/cli', 'primary-name', 'prepare', holder.address, '--resolver', resolver],
+      {
+        env: { ...process.env, ENS_CHAIN_ID: String(CHAIN_ID), ENS_REVERSE_REGISTRAR_ADDRESS: reverseRegistrar },
+      },
+    );
     expect(JSON.parse(cli.stdout)).toEqual(res.body);
     await request(t.http).get(`/api/v1/primary-names/${holder.address}/setup`).expect(400);
 

@@ -21,6 +21,7 @@ import nameWrapperArtifact from '../contracts/dev/NameWrapper.json';
 import { compileContract } from './contracts/compile';
 import { RpcServer } from '../src/dev-chain/rpc-server';
 import { freePort } from './support/service-process';
+import { logChild } from './support/suite-log';
 import { createTestApp, TestApp } from './support/test-app';
 
 const CHAIN_ID = 31337;
@@ -64,9 +65,12 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
 
   const cli = (...args: string[]): Promise<Run> =>
     new Promise((resolve) => {
-      execFile(process.execPath, [CLI, 'resolver', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
+      logChild(
+        'cli',
+        execFile(process.execPath, [CLI, 'resolver', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        }),
+      );
     });
   const checkJson = async (parent: string): Promise<{ code: number; check: Check }> => {
     const run = await cli('check', parent, '--json');

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { logChild } from './support/suite-log';
 
 const ROUNDS = 60;
 
@@ -45,7 +46,7 @@ describe('the signing thread stopped while it signs', () => {
       stdout: string;
       stderr: string;
     }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['-e', SCRIPT], { cwd: join(__dirname, '..') });
+      const child = logChild('signer', spawn(process.execPath, ['-e', SCRIPT], { cwd: join(__dirname, '..') }));
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

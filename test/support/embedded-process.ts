@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { logChild } from './suite-log';
 
 export interface EmbeddedProcess {
   url: string;
@@ -19,7 +20,10 @@ startEmbeddedDatabase(process.argv[1] || undefined).then((db) => {
 
 /** Runs the built embedded database (dist/) in a child process; `dataDir` undefined keeps it in memory. */
 export async function startEmbeddedProcess(dataDir?: string): Promise<EmbeddedProcess> {
-  const child = spawn(process.execPath, ['-e', SCRIPT, dataDir ?? ''], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = logChild(
+    'embedded-database',
+    spawn(process.execPath, ['-e', SCRIPT, dataDir ?? ''], { stdio: 'pipe' }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -1,4 +1,6 @@
 import type { Config } from '@jest/types';
+import { Logger } from '@nestjs/common';
+import { logRunDir, SuiteLogger } from './suite-log';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { startTestRedis, TestRedis } from './test-redis';
 
@@ -13,6 +15,9 @@ declare global {
  * keep apart by key prefix.
  */
 export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
+  logRunDir();
+  // The migrations' lines go to the run's global.log, not between the tests' results.
+  Logger.overrideLogger(new SuiteLogger());
   const workers = globalConfig.maxWorkers > 1 && !globalConfig.runInBand ? globalConfig.maxWorkers : 1;
   const redis = await startTestRedis();
   globalThis.__TEST_REDIS__ = redis;

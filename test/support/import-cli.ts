@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { logChild } from './suite-log';
 
 /** The summary `import … --json` prints. */
 export interface ImportSummary {
@@ -18,9 +19,12 @@ export interface ImportSummary {
 /** `node dist/cli import …`, as `npm run cli -- import …` runs it. */
 export function importCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), 'import', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = logChild(
+      'cli',
+      spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), 'import', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from './free-port';
 import { ON_POSTGRES } from './postgres-only';
+import { logChild } from './suite-log';
 import { testEnv } from './test-app';
 
 export { freePort };
@@ -29,10 +30,13 @@ export interface ServiceProcess {
 /** Runs the built service (dist/main.js) as its own process, as a replica would run. */
 export async function startServiceProcess(env: Record<string, string | undefined> = {}): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'main.js')], {
-    env: { ...process.env, ...testEnv({ PORT: String(port), ...env }) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = logChild(
+    'service',
+    spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'main.js')], {
+      env: { ...process.env, ...testEnv({ PORT: String(port), ...env }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './service-process';
+import { logChild } from './suite-log';
 
 export const VARNISHD = '/usr/sbin/varnishd';
 const VARNISHSTAT = '/usr/bin/varnishstat';
@@ -31,7 +32,10 @@ export async function startVarnish(backendPort: number, port?: number): Promise<
     .replace('.port = "3000";', `.port = "${backendPort}";`);
   writeFileSync(join(workDir, 'default.vcl'), vcl);
   const args = ['-F', '-j', 'none', '-a', `127.0.0.1:${listen}`, '-f', join(workDir, 'default.vcl')];
-  const child = spawn(VARNISHD, [...args, '-n', workDir, '-s', 'malloc,32m'], { stdio: 'ignore' });
+  const child = logChild(
+    'varnishd',
+    spawn(VARNISHD, [...args, '-n', workDir, '-s', 'malloc,32m'], { stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const url = `http://127.0.0.1:${listen}`;
   const stop = async () => {
     if (child.exitCode === null) {
