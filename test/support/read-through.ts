@@ -1,0 +1,44 @@
+/** A Prometheus sample's value on a service's /metrics (0 while the series does not exist yet). */
+export async function metricValue(url: string, series: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const match = new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'm').exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * Asks `read` of the replica at `url` until it reads its `cache` through to the database (a miss on it: the entry
+ * that held `previous` was evicted by a change notification, or outlived what an unproven channel allows), and
+ * returns the answer of that request. Every answer before it must be `previous`, served from that entry. Call it
+ * after the change has committed: the first read-through then sees it. No wall-clock bound decides: how long an
+ * entry may live is the record cache's unit spec (a clock held by the test); a replica that never reads through
+ * fails at the test's timeout.
+ */
+export async function answerAfterReadThrough<T>(
+  url: string,
+  cache: string,
+  previous: T,
+  read: () => Promise<T>,
+): Promise<T> {
+  const misses = `cache_lookups_total{cache="${cache}",result="miss"}`;
+  for (;;) {
+    const before = await metricValue(url, misses);
+    const answer = await read();
+    if ((await metricValue(url, misses)) > before) return answer;
+    expect(answer).toEqual(previous);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Asks `read` of the replica at `url` until one answer comes from its `cache` alone (a hit and no miss on it), and
+ * expects every answer to be `expected`: the replica holds it and would keep serving it from there.
+ */
+export async function cachedAnswer<T>(url: string, cache: string, expected: T, read: () => Promise<T>): Promise<void> {
+  const hits = `cache_lookups_total{cache="${cache}",result="hit"}`;
+  const misses = `cache_lookups_total{cache="${cache}",result="miss"}`;
+  for (;;) {
+    const [hitsBefore, missesBefore] = [await metricValue(url, hits), await metricValue(url, misses)];
+    expect(await read()).toEqual(expected);
+    if ((await metricValue(url, hits)) > hitsBefore && (await metricValue(url, misses)) === missesBefore) return;
+  }
+}
