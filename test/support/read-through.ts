@@ -30,15 +30,22 @@ export async function answerAfterReadThrough<T>(
 }
 
 /**
- * Asks `read` of the replica at `url` until one answer comes from its `cache` alone (a hit and no miss on it), and
- * expects every answer to be `expected`: the replica holds it and would keep serving it from there.
+ * Asks `read` of the replica at `url` until one answer comes from its caches alone (a hit and no miss on each of
+ * `caches`), and expects every answer to be `expected`: the replica holds it and would keep serving it from there.
  */
-export async function cachedAnswer<T>(url: string, cache: string, expected: T, read: () => Promise<T>): Promise<void> {
-  const hits = `cache_lookups_total{cache="${cache}",result="hit"}`;
-  const misses = `cache_lookups_total{cache="${cache}",result="miss"}`;
+export async function cachedAnswer<T>(
+  url: string,
+  caches: string | string[],
+  expected: T,
+  read: () => Promise<T>,
+): Promise<void> {
+  const series = (result: string) =>
+    [caches].flat().map((cache) => `cache_lookups_total{cache="${cache}",result="${result}"}`);
+  const values = (names: string[]) => Promise.all(names.map((name) => metricValue(url, name)));
   for (;;) {
-    const [hitsBefore, missesBefore] = [await metricValue(url, hits), await metricValue(url, misses)];
+    const [hitsBefore, missesBefore] = [await values(series('hit')), await values(series('miss'))];
     expect(await read()).toEqual(expected);
-    if ((await metricValue(url, hits)) > hitsBefore && (await metricValue(url, misses)) === missesBefore) return;
+    const [hits, misses] = [await values(series('hit')), await values(series('miss'))];
+    if (hits.every((n, i) => n > hitsBefore[i]) && misses.every((n, i) => n === missesBefore[i])) return;
   }
 }
