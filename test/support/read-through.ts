@@ -8,7 +8,8 @@ export async function metricValue(url: string, series: string): Promise<number> 
 /**
  * Asks `read` of the replica at `url` until it reads its `cache` through to the database (a miss on it: the entry
  * that held `previous` was evicted by a change notification, or outlived what an unproven channel allows), and
- * returns the answer of that request. Every answer before it must be `previous`, served from that entry. Call it
+ * returns the answer of that request. Every answer before it must be `previous` (as far as `comparable` keeps of
+ * it: what differs between two requests aside), served from that entry. Call it
  * after the change has committed: the first read-through then sees it. No wall-clock bound decides: how long an
  * entry may live is the record cache's unit spec (a clock held by the test); a replica that never reads through
  * fails at the test's timeout.
@@ -18,13 +19,14 @@ export async function answerAfterReadThrough<T>(
   cache: string,
   previous: T,
   read: () => Promise<T>,
+  comparable: (answer: T) => unknown = (answer) => answer,
 ): Promise<T> {
   const misses = `cache_lookups_total{cache="${cache}",result="miss"}`;
   for (;;) {
     const before = await metricValue(url, misses);
     const answer = await read();
     if ((await metricValue(url, misses)) > before) return answer;
-    expect(answer).toEqual(previous);
+    expect(comparable(answer)).toEqual(comparable(previous));
     await new Promise((r) => setTimeout(r, 20));
   }
 }
