@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AbiCoder, dnsEncode, Interface, namehash, Wallet } from 'ethers';
 import { Client } from 'pg';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { answerAfterReadThrough, cachedAnswer, metricValue } from './support/read-through';
 import { ADMIN_TOKEN } from './support/test-app';
 import { resetTestDatabase } from './support/test-database';
 
@@ -29,9 +30,12 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 
 /**
  * docs/reference.md#freshness for primary names: a choice, and a change of address that ends it, are answered by
- * name() on another replica within one second, however long that replica would otherwise keep what it cached.
+ * name() on another replica, however long that replica would otherwise keep what it cached. Asserted causally,
+ * not against a clock: B answers the old value from the cache that holds it until it reads that cache through
+ * (evicted by the change notification on PostgreSQL; expired on the embedded database, whose channel is never
+ * proven), and that read answers the new value. How long an entry lives is record-cache.spec.ts's, with a held clock.
  */
-describe("two replicas: a primary name's choice and its end are resolved on the other within a second", () => {
+describe("two replicas: a primary name's choice and its end are resolved on the other once it reads them again", () => {
   let a: ServiceProcess;
   let b: ServiceProcess;
   let key: string;
@@ -74,41 +78,25 @@ describe("two replicas: a primary name's choice and its end are resolved on the 
     return AbiCoder.defaultAbiCoder().decode(['string'], result)[0] as string;
   }
 
-  async function metric(name: string): Promise<number> {
-    const text = await (await fetch(`${b.url}/metrics`)).text();
-    const match = new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'm').exec(text);
-    return match ? Number(match[1]) : 0;
-  }
+  const metric = (series: string) => metricValue(b.url, series);
 
-  /** Asks B until it answers `expected`, for at most one second; the last answer. */
-  async function seenWithinOneSecond(expected: string): Promise<string> {
-    const deadline = Date.now() + 1000;
-    let last = '';
-    do {
-      last = await nameOnB();
-      if (last === expected) return last;
-      await new Promise((r) => setTimeout(r, 20));
-    } while (Date.now() < deadline);
-    return last;
-  }
+  /** B's answer once it has read `cache` through after the change (evicted by its notification, or expired). */
+  const answeredAfterChange = (cache: string, previous: string) =>
+    answerAfterReadThrough(b.url, cache, previous, nameOnB);
 
-  /** B answers `expected` from its caches, and (on PostgreSQL) has proven its change channels. */
-  async function warmB(expected: string): Promise<void> {
-    expect(await seenWithinOneSecond(expected)).toBe(expected);
-    const until = Date.now() + 5000;
-    while (onPostgres && (await metric('subname_changes_channel_up')) !== 1 && Date.now() < until) {
+  /** B answers `expected` from `caches` (hits, nothing read through), and (on PostgreSQL) has proven its change channels. */
+  async function warmB(expected: string, caches: string[]): Promise<void> {
+    while (onPostgres && (await metric('subname_changes_channel_up')) !== 1) {
       await nameOnB();
       await new Promise((r) => setTimeout(r, 50));
     }
-    const hits = await metric('cache_lookups_total{cache="primary-names",result="hit"}');
-    expect(await nameOnB()).toBe(expected);
-    expect(await metric('cache_lookups_total{cache="primary-names",result="hit"}')).toBeGreaterThan(hits);
+    await cachedAnswer(b.url, caches, expected, nameOnB);
     expect(await metric('subname_changes_channel_up')).toBe(onPostgres ? 1 : 0);
   }
 
   it('a choice made through A', async () => {
     // Nothing chosen yet, and B remembers that.
-    await warmB('');
+    await warmB('', ['primary-names']);
     const issuedAt = Math.floor(Date.now() / 1000);
     const message = { addr: holder.address, name: 'alice.oak.eth', issuedAt, service: PUBLIC_URL };
     const signature = await holder.signTypedData(DOMAIN, TYPES, message);
@@ -118,19 +106,20 @@ describe("two replicas: a primary name's choice and its end are resolved on the 
       body: JSON.stringify({ address: holder.address, name: 'alice.oak.eth', issuedAt, signature }),
     });
     expect(res.status).toBe(200);
-    expect(await seenWithinOneSecond('alice.oak.eth')).toBe('alice.oak.eth');
+    expect(await answeredAfterChange('primary-names', '')).toBe('alice.oak.eth');
   });
 
   it("a change of the name's address through A ends it", async () => {
-    await warmB('alice.oak.eth');
+    await warmB('alice.oak.eth', ['primary-names', 'subnames']);
+    // The choice stands; what changes is the name's address, held in B's subname cache.
     await write(Wallet.createRandom().address);
-    expect(await seenWithinOneSecond('')).toBe('');
+    expect(await answeredAfterChange('subnames', 'alice.oak.eth')).toBe('');
     await write(holder.address);
-    expect(await seenWithinOneSecond('alice.oak.eth')).toBe('alice.oak.eth');
+    expect(await answeredAfterChange('subnames', '')).toBe('alice.oak.eth');
   });
 
   it('a choice cleared by a statement on the database reaches B too', async () => {
-    await warmB('alice.oak.eth');
+    await warmB('alice.oak.eth', ['primary-names', 'subnames']);
     const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await client.connect();
     try {
@@ -138,6 +127,6 @@ describe("two replicas: a primary name's choice and its end are resolved on the 
     } finally {
       await client.end();
     }
-    expect(await seenWithinOneSecond('')).toBe('');
+    expect(await answeredAfterChange('primary-names', 'alice.oak.eth')).toBe('');
   });
 });

@@ -5,6 +5,7 @@ import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { itOnPostgres, ON_POSTGRES } from './support/postgres-only';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { answerAfterReadThrough } from './support/read-through';
 import { ADMIN_TOKEN } from './support/test-app';
 import { resetTestDatabase } from './support/test-database';
 
@@ -20,12 +21,15 @@ interface Answer {
 
 /**
  * GET /subnames/{fullName} and the mint (its listing lookup and its existence check) read through in-process
- * caches, and follow the rule of docs/reference.md#freshness: a change is seen at once by the process that made it, and
- * within one second by every other replica. Two service processes on one database: A reads, B writes (or a
- * statement on the database does); A's caches hold the old value and, with a proven change channel, would keep it
- * for up to a minute if nothing told them otherwise.
+ * caches, and follow the rule of docs/reference.md#freshness: a change is seen at once by the process that made it,
+ * and by every other replica as soon as it reads the entry again. Two service processes on one database: A reads, B
+ * writes (or a statement on the database does); A's caches hold the old value and, with a proven change channel,
+ * would keep it for up to a minute if nothing told them otherwise. Asserted causally, not against a clock: A
+ * answers the old value from memory until its cache reads the entry through (evicted by the change notification
+ * on PostgreSQL; expired on the embedded database, whose channel is never proven), and that read answers the
+ * change. How long an entry lives is record-cache.spec.ts's, with a held clock.
  */
-describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow the other replica within a second', () => {
+describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow the other replica once A reads them again', () => {
   let a: ServiceProcess;
   let b: ServiceProcess;
   let key: string;
@@ -87,17 +91,12 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
     return { status, body: { ...body, requestId: undefined, signature: undefined, content } };
   };
 
-  /** Reads on A until `done` holds, for at most one second after the change; the last answer. */
-  async function seenWithinOneSecond(read: () => Promise<Answer>, done: (r: Answer) => boolean): Promise<Answer> {
-    const deadline = Date.now() + 1000;
-    let last: Answer;
-    do {
-      last = await read();
-      if (done(last)) return last;
-      await new Promise((r) => setTimeout(r, 20));
-    } while (Date.now() < deadline);
-    return last;
-  }
+  /**
+   * A's answer once it has read `cache` through after the change (the entry that held `previous` was evicted by
+   * the change notification, or outlived an unproven channel's short life); every answer before it is `previous`.
+   */
+  const afterReadThrough = (cache: 'subnames' | 'listings', previous: Answer, read: () => Promise<Answer>) =>
+    answerAfterReadThrough(a.url, cache, previous, read, stable);
 
   /**
    * What shows that A answered from memory: a hit of the cache; for the mint's existence check also the name
@@ -121,77 +120,55 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
   /**
    * `read` answers from A's memory (`cache`), and (on PostgreSQL) A has proven its change channel, so that what A
    * knows would outlive a second but for the change notifications. Reads until both hold (a loaded machine may
-   * need a few rounds).
+   * need a few rounds); every answer is the first one.
    */
   async function warm(cache: keyof typeof FROM_MEMORY, read: () => Promise<Answer>): Promise<Answer> {
     const first = await read();
-    const until = Date.now() + 5000;
-    let last: Answer;
-    let state: { cached: boolean; proven: boolean };
-    do {
+    for (;;) {
       const before = await fromMemory(cache);
-      last = await read();
-      state = {
-        cached: (await fromMemory(cache)) > before,
-        proven: (await metric(a, 'subname_changes_channel_up')) === (ON_POSTGRES ? 1 : 0),
-      };
-      if (state.cached && state.proven) break;
+      expect(stable(await read())).toEqual(stable(first));
+      const cached = (await fromMemory(cache)) > before;
+      if (cached && (await metric(a, 'subname_changes_channel_up')) === (ON_POSTGRES ? 1 : 0)) return first;
       await new Promise((r) => setTimeout(r, 50));
-    } while (Date.now() < until);
-    expect(stable(last)).toEqual(stable(first));
-    expect(state).toEqual({ cached: true, proven: true });
-    return first;
+    }
   }
 
   describe('GET /subnames/{fullName} on A', () => {
-    it('shows an update made through B within a second, the whole subname as B answered it', async () => {
+    it('shows an update made through B on its next read, the whole subname as B answered it', async () => {
       expect((await write(b, 'alice', { description: '1' })).status).toBe(201);
-      expect((await warm('subnames', () => get(a, 'alice.oak.eth'))).body.texts).toEqual({ description: '1' });
+      const cached = await warm('subnames', () => get(a, 'alice.oak.eth'));
+      expect(cached.body.texts).toEqual({ description: '1' });
       const updated = await write(b, 'alice', { description: '2' });
       expect(updated.status).toBe(200);
-      const seen = await seenWithinOneSecond(
-        () => get(a, 'alice.oak.eth'),
-        (r) => r.body.texts?.description === '2',
-      );
+      const seen = await afterReadThrough('subnames', cached, () => get(a, 'alice.oak.eth'));
       expect(seen).toEqual({ status: 200, body: updated.body });
       expect(seen.body.updatedAt).not.toBe(seen.body.createdAt);
     });
 
-    it('answers 404 within a second of a delete through B, and the name again once B recreates it', async () => {
-      await warm('subnames', () => get(a, 'alice.oak.eth'));
+    it('answers 404 on its next read after a delete through B, and the name again once B recreates it', async () => {
+      const cached = await warm('subnames', () => get(a, 'alice.oak.eth'));
       expect((await remove(b, 'alice.oak.eth')).status).toBe(204);
-      const gone = await seenWithinOneSecond(
-        () => get(a, 'alice.oak.eth'),
-        (r) => r.status === 404,
-      );
+      const gone = await afterReadThrough('subnames', cached, () => get(a, 'alice.oak.eth'));
       expect(gone).toMatchObject({ status: 404, body: { code: 'SUBNAME_NOT_FOUND' } });
       // A now holds the absence.
-      await warm('subnames', () => get(a, 'alice.oak.eth'));
+      const absent = await warm('subnames', () => get(a, 'alice.oak.eth'));
       const created = await write(b, 'alice', { description: '3' });
       expect(created.status).toBe(201);
-      const back = await seenWithinOneSecond(
-        () => get(a, 'alice.oak.eth'),
-        (r) => r.status === 200,
-      );
+      const back = await afterReadThrough('subnames', absent, () => get(a, 'alice.oak.eth'));
       expect(back).toEqual({ status: 200, body: created.body });
     });
   });
 
   describe('POST /mint on A', () => {
-    it('refuses a name within a second of its creation through B, and signs it again after its delete', async () => {
-      expect((await warm('subnames', () => mint(a, 'carol'))).status).toBe(200);
+    it('refuses a name on its next read after its creation through B, and signs it again after its delete', async () => {
+      const signed = await warm('subnames', () => mint(a, 'carol'));
+      expect(signed.status).toBe(200);
       expect((await write(b, 'carol')).status).toBe(201);
-      const taken = await seenWithinOneSecond(
-        () => mint(a, 'carol'),
-        (r) => r.status === 409,
-      );
+      const taken = await afterReadThrough('subnames', signed, () => mint(a, 'carol'));
       expect(taken).toMatchObject({ status: 409, body: { code: 'SUBNAME_TAKEN' } });
-      await warm('subnames', () => mint(a, 'carol'));
+      const refused = await warm('subnames', () => mint(a, 'carol'));
       expect((await remove(b, 'carol.oak.eth')).status).toBe(204);
-      const free = await seenWithinOneSecond(
-        () => mint(a, 'carol'),
-        (r) => r.status === 200,
-      );
+      const free = await afterReadThrough('subnames', refused, () => mint(a, 'carol'));
       expect(free.status).toBe(200);
       expect(free.body.content.label).toBe('carol');
     });
@@ -200,20 +177,20 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
     const withProvenChannel = itOnPostgres('a change channel proven across connections (LISTEN/NOTIFY)');
 
     withProvenChannel(
-      'refuses within a second a name created through B while its name filter said "not stored"',
+      'refuses on its next read a name created through B while its name filter said "not stored"',
       async () => {
-        expect((await warm('names', () => mint(a, 'ivy'))).status).toBe(200);
+        const signed = await warm('names', () => mint(a, 'ivy'));
+        expect(signed.status).toBe(200);
         expect((await write(b, 'ivy')).status).toBe(201);
-        const taken = await seenWithinOneSecond(
-          () => mint(a, 'ivy'),
-          (r) => r.status === 409,
-        );
+        // Told of the name, the filter sends the check to the subname cache, which reads it through.
+        const taken = await afterReadThrough('subnames', signed, () => mint(a, 'ivy'));
         expect(taken).toMatchObject({ status: 409, body: { code: 'SUBNAME_TAKEN' } });
       },
     );
 
-    withProvenChannel('refuses within a second a name inserted by a plain statement on the database', async () => {
-      expect((await warm('names', () => mint(a, 'jack'))).status).toBe(200);
+    withProvenChannel('refuses on its next read a name inserted by a plain statement on the database', async () => {
+      const signed = await warm('names', () => mint(a, 'jack'));
+      expect(signed.status).toBe(200);
       const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
       await client.connect();
       try {
@@ -224,61 +201,47 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
       } finally {
         await client.end();
       }
-      const taken = await seenWithinOneSecond(
-        () => mint(a, 'jack'),
-        (r) => r.status === 409,
-      );
+      const taken = await afterReadThrough('subnames', signed, () => mint(a, 'jack'));
       expect(taken).toMatchObject({ status: 409, body: { code: 'SUBNAME_TAKEN' } });
       // A name nobody stored is still answered from the filter.
       expect((await warm('names', () => mint(a, 'kate'))).status).toBe(200);
     });
 
-    it("prices with a listing changed through B's admin route within a second; active: false is a 404", async () => {
-      expect((await warm('listings', () => mint(a, 'dave'))).body.content.price).toBe('5000');
+    it("prices with a listing changed through B's admin route on its next read; active: false is a 404", async () => {
+      const priced = await warm('listings', () => mint(a, 'dave'));
+      expect(priced.body.content.price).toBe('5000');
       expect((await putListing(b, 'mainnet/oak.eth', { ...LISTING, price: '7000' })).status).toBe(200);
-      const repriced = await seenWithinOneSecond(
-        () => mint(a, 'dave'),
-        (r) => r.body.content?.price === '7000',
-      );
+      const repriced = await afterReadThrough('listings', priced, () => mint(a, 'dave'));
       expect(repriced.status).toBe(200);
       expect(repriced.body.content).toMatchObject({ price: '7000', fee: '100', paymentReceiver: RECEIVER });
 
-      await warm('listings', () => mint(a, 'dave'));
+      const repricedCached = await warm('listings', () => mint(a, 'dave'));
       expect((await putListing(b, 'mainnet/oak.eth', { ...LISTING, price: '7000', active: false })).status).toBe(200);
-      const closed = await seenWithinOneSecond(
-        () => mint(a, 'dave'),
-        (r) => r.status === 404,
-      );
+      const closed = await afterReadThrough('listings', repricedCached, () => mint(a, 'dave'));
       expect(closed).toMatchObject({ status: 404, body: { code: 'LISTING_NOT_FOUND' } });
 
-      await warm('listings', () => mint(a, 'dave'));
+      const closedCached = await warm('listings', () => mint(a, 'dave'));
       expect((await putListing(b, 'mainnet/oak.eth', LISTING)).status).toBe(200);
-      const open = await seenWithinOneSecond(
-        () => mint(a, 'dave'),
-        (r) => r.status === 200,
-      );
+      const open = await afterReadThrough('listings', closedCached, () => mint(a, 'dave'));
       expect(open.body.content.price).toBe('5000');
     });
 
-    it('signs under a parent within a second of its listing through B (A had cached its absence), until its delete', async () => {
-      expect(await warm('listings', () => mint(a, 'erin', 'pine.eth'))).toMatchObject({ status: 404 });
+    it('signs under a parent on its next read after its listing through B (A had cached its absence), until its delete', async () => {
+      const unlisted = await warm('listings', () => mint(a, 'erin', 'pine.eth'));
+      expect(unlisted).toMatchObject({ status: 404 });
       expect((await putListing(b, 'mainnet/pine.eth', { ...LISTING, price: '42' })).status).toBe(200);
-      const listed = await seenWithinOneSecond(
-        () => mint(a, 'erin', 'pine.eth'),
-        (r) => r.status === 200,
-      );
+      const listed = await afterReadThrough('listings', unlisted, () => mint(a, 'erin', 'pine.eth'));
+      expect(listed.status).toBe(200);
       expect(listed.body.content?.price).toBe('42');
-      await warm('listings', () => mint(a, 'erin', 'pine.eth'));
+      const listedCached = await warm('listings', () => mint(a, 'erin', 'pine.eth'));
       expect((await call(b, 'DELETE', '/admin/listings/mainnet/pine.eth')).status).toBe(204);
-      const delisted = await seenWithinOneSecond(
-        () => mint(a, 'erin', 'pine.eth'),
-        (r) => r.status === 404,
-      );
+      const delisted = await afterReadThrough('listings', listedCached, () => mint(a, 'erin', 'pine.eth'));
       expect(delisted).toMatchObject({ status: 404, body: { code: 'LISTING_NOT_FOUND' } });
     });
 
     it('follows a listing changed by a statement on the database (the trigger covers every writer)', async () => {
-      expect((await warm('listings', () => mint(a, 'fred'))).body.content.price).toBe('5000');
+      const priced = await warm('listings', () => mint(a, 'fred'));
+      expect(priced.body.content.price).toBe('5000');
       const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
       await client.connect();
       try {
@@ -286,10 +249,7 @@ describe('two replicas: cached GET /subnames/{fullName} and mint lookups follow 
       } finally {
         await client.end();
       }
-      const seen = await seenWithinOneSecond(
-        () => mint(a, 'fred'),
-        (r) => r.body.content?.price === '9000',
-      );
+      const seen = await afterReadThrough('listings', priced, () => mint(a, 'fred'));
       expect(seen.body.content?.price).toBe('9000');
       expect((await putListing(b, 'mainnet/oak.eth', LISTING)).status).toBe(200);
     });

@@ -25,11 +25,19 @@ describe(probeDatabase.name, () => {
     expect(await probeDatabase(never, watch, isDatabaseBusy, 50)).toBe('busy');
   });
 
-  it('calls a ping that timed out a timeout when the last answer came before it started', async () => {
+  it('calls a ping that timed out a timeout when a query was owed and the last answer came before it started', async () => {
     const watch = new PoolWatch();
     watch.answered();
+    watch.asked();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await probeDatabase(never, watch, isDatabaseBusy, 50)).toBe('timeout');
+  });
+
+  it('calls a ping that timed out busy when nothing was asked of the database during its wait (a held pool)', async () => {
+    const watch = new PoolWatch();
+    watch.asked();
+    watch.settled();
+    expect(await probeDatabase(never, watch, isDatabaseBusy, 50)).toBe('busy');
   });
 
   it('calls a pool wait the pool watch marked busy busy', async () => {

@@ -1,14 +1,15 @@
 /** What a readiness ping of the database found. */
 export type ProbeOutcome = 'up' | 'busy' | 'timeout' | 'unreachable';
 
-/** The part of the pool watch the probe asks: whether the database answered a query since a moment. */
+/** The part of the pool watch the probe asks: whether the database owes an answer and gave none since a moment. */
 export interface AnswerWatch {
-  answeredSince(at: number): boolean;
+  silentSince(at: number): boolean;
 }
 
 /**
- * Pings the database within `timeoutMs`. Busy (still ready) only when the ping waited behind a working pool:
- * its wait timed out (its own timer, or the pool's marked busy) while other queries were answered during it.
+ * Pings the database within `timeoutMs`. Busy (still ready) when the ping waited behind a full pool: its wait
+ * timed out (its own timer, or the pool's marked busy) while other queries were answered during it, or while
+ * nothing was asked of the database. A timeout while the database owed answers and gave none is a timeout.
  * A refused or dropped connection is unreachable whatever was answered before it.
  */
 export async function probeDatabase(
@@ -33,7 +34,7 @@ export async function probeDatabase(
     if (e !== timedOut) return 'unreachable';
     // After the loop's next poll: an answer that arrived in the timer's turn but is not read yet still counts.
     await new Promise((resolve) => setImmediate(resolve));
-    return watch.answeredSince(started) ? 'busy' : 'timeout';
+    return watch.silentSince(started) ? 'timeout' : 'busy';
   } finally {
     clearTimeout(timer);
   }

@@ -25,8 +25,9 @@ describe(PoolWatch.name, () => {
     return { pool, sut };
   }
 
-  it('marks a wait timeout busy when a query was answered during the wait, unavailable when none was', async () => {
+  it('marks a wait timeout busy when a query was answered during the wait, unavailable when one owed none', async () => {
     const { pool, sut } = setUp();
+    sut.asked();
     const busy = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
     sut.answered();
     pool.timeOut();
@@ -36,8 +37,28 @@ describe(PoolWatch.name, () => {
     expect([isDatabaseBusy(await stuck), isDatabaseUnavailable(await stuck)]).toEqual([false, true]);
   });
 
+  it('marks a wait timeout busy when nothing was asked of the database during it (a pool held by other work)', async () => {
+    const { pool, sut } = setUp();
+    sut.asked();
+    sut.answered();
+    sut.settled();
+    const held = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
+    pool.timeOut();
+    expect([isDatabaseBusy(await held), isDatabaseUnavailable(await held)]).toEqual([true, false]);
+  });
+
+  it('marks a wait timeout unavailable while a connection attempt is outstanding and nothing answers', async () => {
+    const { pool, sut } = setUp();
+    sut.answered();
+    sut.asked();
+    const stuck = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
+    pool.timeOut();
+    expect([isDatabaseBusy(await stuck), isDatabaseUnavailable(await stuck)]).toEqual([false, true]);
+  });
+
   it('marks the callback form (the one TypeORM uses) the same way, and through a driverError', async () => {
     const { pool, sut } = setUp();
+    sut.asked();
     const got = new Promise<unknown>((resolve) => pool.connect((err: unknown) => resolve({ driverError: err })));
     sut.answered();
     pool.timeOut();
@@ -46,6 +67,7 @@ describe(PoolWatch.name, () => {
 
   it('counts an answer read in the same event-loop turn as the timeout (a loaded loop fires both together)', async () => {
     const { pool, sut } = setUp();
+    sut.asked();
     const late = (pool.connect() as Promise<unknown>).catch((e: unknown) => e);
     const lateCallback = new Promise<unknown>((resolve) => pool.connect((err: unknown) => resolve(err)));
     pool.timeOut();
@@ -61,6 +83,19 @@ describe(PoolWatch.name, () => {
     for (const fail of pool.pending.splice(0))
       fail(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     expect([isDatabaseBusy(await refused), isDatabaseUnavailable(await refused)]).toEqual([false, true]);
+  });
+
+  it('silentSince says whether the database owes an answer and gave none at or after a moment', () => {
+    const { sut } = setUp();
+    const start = Date.now();
+    expect(sut.silentSince(start)).toBe(false);
+    sut.asked();
+    expect(sut.silentSince(start)).toBe(true);
+    sut.answered();
+    expect(sut.silentSince(start)).toBe(false);
+    expect(sut.silentSince(Date.now() + 1000)).toBe(true);
+    sut.settled();
+    expect(sut.silentSince(Date.now() + 1000)).toBe(false);
   });
 
   it('answeredSince says whether the database answered at or after a moment', () => {
