@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { getBytes, hexlify, SigningKey, toUtf8Bytes, TypedDataEncoder } from 'ethers';
 import { Eip712Digester } from './eip712';
 import { utf8Bytes as utf8 } from '../common/crypto/bytes';
-import { signDigest } from './secp256k1';
+import { nobleSign, signDigest } from './secp256k1';
 import { runs } from '../../test/support/property-runs';
 
 const CURVE_N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
@@ -19,6 +19,15 @@ describe(signDigest.name, () => {
     fc.assert(
       fc.property(privateKey, digest, (key, d) => {
         expect(signDigest(key, d)).toBe(new SigningKey(key).sign(d).serialized);
+      }),
+      { seed: SEED, numRuns: runs(2000) },
+    );
+  });
+
+  it(`signs the same bytes with the @noble/curves fallback, over ${runs(2000)} keys and digests`, () => {
+    fc.assert(
+      fc.property(privateKey, digest, (key, d) => {
+        expect(signDigest(key, d, nobleSign)).toBe(new SigningKey(key).sign(d).serialized);
       }),
       { seed: SEED, numRuns: runs(2000) },
     );
