@@ -1,0 +1,20 @@
+import express, { type Request, type RequestHandler } from 'express';
+import { allowedMethods } from './allowed-methods';
+
+describe(allowedMethods.name, () => {
+  const app = express();
+  app.get('/api/v1/subnames/:fullName', (_req, res) => res.end());
+  app.delete('/api/v1/subnames/:fullName', (_req, res) => res.end());
+  // What Nest's Express adapter registers for `forRoutes({ path: '*', method: RequestMethod.POST })`.
+  const handler: RequestHandler = (_req, _res, next) => next();
+  app.post(['/', '/api/v1', '/api/v1/{*path}', '/{*path}'], handler);
+  const at = (path: string) => allowedMethods({ app, path } as unknown as Request);
+
+  it("names the methods of the routes serving the path, HEAD beside GET, and not the every-path middleware's", () => {
+    expect(at('/api/v1/subnames/alice.oak.eth')).toEqual(['DELETE', 'GET', 'HEAD']);
+  });
+
+  it('names none for a path no route serves, though the every-path middleware matches it', () => {
+    expect(at('/api/v1/nothing')).toEqual([]);
+  });
+});
