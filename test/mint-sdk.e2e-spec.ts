@@ -156,7 +156,8 @@ describe('the public mint SDK against the running service', () => {
       expect(rest).toMatchObject({ label: 'carol', owner: OWNER, verifiedMinter: MINTER, paymentReceiver: RECEIVER });
       expect(signatureExpiry).toBeGreaterThanOrEqual(before + 600);
       expect(signatureExpiry).toBeLessThanOrEqual(after + 600);
-      expect((ownSigExpiry as number) - signatureExpiry).toBe((ownExpiry as number) - expiry);
+      // Each answer is consistent in itself (the two calls may straddle a second, and mainnet's expiry is fixed).
+      expect(ownExpiry).toBe(isTestnet ? (ownSigExpiry as number) - 600 + 2 * 365 * 86400 : 4294967295);
       expect(expiry).toBe(isTestnet ? signatureExpiry - 600 + 2 * 365 * 86400 : 4294967295);
 
       const signer = (await call('GET', `/mint/signer?isTestnet=${isTestnet}`)).body as {
