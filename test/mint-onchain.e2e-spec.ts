@@ -64,6 +64,8 @@ describe('on chain: mint signatures pass a Solidity MintContext verifier in an E
       MINT_TESTNET_SIGNER_KEY: testnetSigner.privateKey,
       MINT_MAINNET_CONTRACT: address,
       MINT_TESTNET_CONTRACT: address,
+      // As production signs: on the signing thread (the other e2e tests sign on the event loop).
+      SIGNING_THREAD: 'true',
     });
     for (const network of ['mainnet', 'testnet']) {
       await request(t.http)

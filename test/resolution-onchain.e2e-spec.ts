@@ -83,6 +83,8 @@ describe('on chain: names resolve through ethers, an offchain resolver and the C
     t = await createTestApp({
       DATA_DIR: mkdtempSync(join(tmpdir(), 'resolution-')),
       CCIP_SIGNER_KEY: gateway.privateKey,
+      // As production signs: on the signing thread (the other e2e tests sign on the event loop).
+      SIGNING_THREAD: 'true',
     });
     const server = await t.app.listen(0, '127.0.0.1');
     gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/ccip-read`;

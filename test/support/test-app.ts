@@ -21,8 +21,6 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '4',
-    // Signatures are made where production makes them: on the signing thread.
-    SIGNING_THREAD: 'true',
     // Tests send thousands of requests (and sign-ins) from one address and key; the bound tests set their own limits.
     RATE_LIMIT_PER_KEY: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
