@@ -1,7 +1,7 @@
 // `npm run fuzz -- --cases N --seed S [--operation TEXT] [--path P] [--no-shrink]`: the property-based fuzzer of
-// test/fuzz.e2e-spec.ts with more cases than CI, a chosen or random seed, optionally one operation (any part of
-// `METHOD /path`) and a fast-check replay path. It prints the seed first; a failure prints the request, the
-// answer, and the seed and path that replay it.
+// test/fuzz.e2e-spec.ts and test/fuzz-portal.e2e-spec.ts with more cases than CI, a chosen or random seed,
+// optionally one operation (any part of `METHOD /path`) and a fast-check replay path. It prints the seed first;
+// a failure prints the request, the answer, and the seed and path that replay it.
 const { spawnSync } = require('node:child_process');
 const { randomInt } = require('node:crypto');
 const { join } = require('node:path');
@@ -43,11 +43,12 @@ const result = spawnSync(
   process.execPath,
   [
     join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
-    '--runInBand',
+    '--maxWorkers=2',
     '--selectProjects',
     'e2e',
     '--',
     'test/fuzz.e2e-spec.ts',
+    'test/fuzz-portal.e2e-spec.ts',
   ],
   {
     cwd: root,
