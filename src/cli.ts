@@ -1,27 +1,51 @@
 import 'reflect-metadata';
 import { CliFailure, type CliResult, EXIT_FAILED, EXIT_USAGE, Usage, UsageError } from './common/command-line';
-import { DomainError } from './common/errors';
-import { ConfigError } from './config/app-config';
-import { runImport } from './import/import-command';
-import { IMPORT_USAGE } from './import/import-options';
-import { KEYS_USAGE, runKeys } from './cli/keys-command';
-import { RESOLVER_USAGE, runResolver } from './cli/resolver-command';
-import { PRIMARY_NAME_USAGE, runPrimaryName } from './cli/primary-name-command';
-import { DEV_CHAIN_USAGE, runDevChain } from './cli/dev-chain-command';
+import { IMPORT_USAGE, parseOptions } from './import/import-options';
+import { KEYS_USAGE, parseKeys } from './cli/keys-options';
+import { parseResolver, RESOLVER_USAGE } from './cli/resolver-options';
+import { parsePrimaryName, PRIMARY_NAME_USAGE } from './cli/primary-name-options';
+import { DEV_CHAIN_USAGE, parseDevChain } from './cli/dev-chain-options';
 
 const USAGE = new Usage(
   [...KEYS_USAGE, ...IMPORT_USAGE, ...PRIMARY_NAME_USAGE, ...RESOLVER_USAGE, ...DEV_CHAIN_USAGE],
   'Every command answers --help. Exit codes: 0 done, 1 failed or refused, 2 wrong usage (3: the chain could not be read).',
 );
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<CliResult>> = {
-  keys: runKeys,
-  audit: runKeys,
-  import: (argv) => runImport(argv.slice(1)),
-  resolver: (argv) => runResolver(argv.slice(1)),
-  'primary-name': (argv) => runPrimaryName(argv.slice(1)),
-  'dev-chain': (argv) => runDevChain(argv.slice(1)),
+// Work loads once the arguments parse (NestJS, TypeORM, ethers: over a second); require: jest has no native import().
+/* eslint-disable @typescript-eslint/no-require-imports */
+const keys = async (argv: string[]) => {
+  const args = parseKeys(argv);
+  return (require('./cli/keys-command') as typeof import('./cli/keys-command')).runKeys(args);
 };
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<CliResult>> = {
+  keys,
+  audit: keys,
+  import: async (argv) => {
+    const options = parseOptions(argv.slice(1));
+    return (require('./import/import-command') as typeof import('./import/import-command')).runImport(options);
+  },
+  resolver: async (argv) => {
+    const args = parseResolver(argv.slice(1));
+    return (require('./cli/resolver-command') as typeof import('./cli/resolver-command')).runResolver(args);
+  },
+  'primary-name': async (argv) => {
+    const args = parsePrimaryName(argv.slice(1));
+    return (require('./cli/primary-name-command') as typeof import('./cli/primary-name-command')).runPrimaryName(args);
+  },
+  'dev-chain': async (argv) => {
+    const args = parseDevChain(argv.slice(1));
+    return (require('./cli/dev-chain-command') as typeof import('./cli/dev-chain-command')).runDevChain(args);
+  },
+};
+
+/** Known failures print their one line; their classes load only on this path (errors.ts brings @nestjs/common). */
+function isKnownFailure(e: unknown): boolean {
+  const { DomainError } = require('./common/errors') as typeof import('./common/errors');
+  const { ConfigError } = require('./config/app-config') as typeof import('./config/app-config');
+  return e instanceof DomainError || e instanceof ConfigError;
+}
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The command words before the first option (`resolver deploy --signer …` → resolver, deploy). */
 function words(argv: string[]): string[] {
@@ -66,7 +90,6 @@ run(argv)
       console.error(e.message);
       process.exit(e.exitCode);
     }
-    const known = e instanceof DomainError || e instanceof ConfigError;
-    console.error(known ? (e as Error).message : `failed: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(isKnownFailure(e) ? (e as Error).message : `failed: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(EXIT_FAILED);
   });

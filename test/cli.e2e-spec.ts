@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hardfork } from '@ethereumjs/common';
@@ -81,6 +81,50 @@ describe('npm run cli: usage, help and exit codes', () => {
     expect(run.stderr).not.toMatch(RAW);
     expect(run.stderr.split('\n')[0]).not.toContain('--rpc-url');
     expect(run.stdout).toBe('');
+  });
+
+  /** The packages of the work (the application, the database, the chain, the DTOs), not of parsing. */
+  const HEAVY = /[\\/]node_modules[\\/](@nestjs|typeorm|ethers|viem|class-validator|class-transformer)[\\/]/;
+  /** The CLI's run with the files it loaded: require.cache as the process exits, written to a file. */
+  const loaded = async (args: string[]): Promise<{ code: number; heavy: string[] }> => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-loaded-')), 'modules.json');
+    const record = `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(file)}, JSON.stringify(Object.keys(require.cache))));`;
+    const run = await new Promise<number>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [
+          '-e',
+          `${record} process.argv.splice(1, 0, ${JSON.stringify(CLI)}); require(${JSON.stringify(CLI)});`,
+          '--',
+          ...args,
+        ],
+        { env: { PATH: process.env.PATH, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, timeout: 60_000 },
+        (error) => resolve(error ? ((error as { code?: number }).code ?? 1) : 0),
+      );
+      logChild('cli', child);
+    });
+    const modules = JSON.parse(readFileSync(file, 'utf8')) as string[];
+    return { code: run, heavy: modules.filter((m) => HEAVY.test(m)) };
+  };
+
+  it.each([
+    [['--help'], 0],
+    [['keys', 'revoke', '-h'], 0],
+    [['bogus'], 2],
+    [['keys', 'create', '--bogus'], 2],
+    [['keys', 'create', '--name', 'a', '--parent', 'oak.eth', '--quota', '-5'], 2],
+    [['resolver', 'check', 'oak.eth', '--nope'], 2],
+    [['import', 'x.ndjson', '--frob'], 2],
+    [['primary-name', 'prepare'], 2],
+    [['dev-chain', '--port', 'x'], 2],
+  ])('%j answers without loading NestJS, TypeORM, ethers or the DTOs', async (args, code) => {
+    expect(await loaded(args)).toEqual({ code, heavy: [] });
+  });
+
+  it('a command whose arguments parse loads its work (the check above sees what is loaded)', async () => {
+    const run = await loaded(['primary-name', 'prepare', '0xnot-an-address', '--resolver', ZeroAddress]);
+    expect(run.code).toBe(1);
+    expect(run.heavy).toEqual(expect.arrayContaining([expect.stringMatching(/class-validator/)]));
   });
 
   it('import: a missing file and an unreachable service are one line each saying what to do, exit 1', async () => {

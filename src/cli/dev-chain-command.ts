@@ -1,38 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { ensNormalize, formatEther, getAddress, isAddress } from 'ethers';
-import { CliFailure, type CliResult, parseCommandLine, UsageError } from '../common/command-line';
+import { CliFailure, type CliResult, UsageError } from '../common/command-line';
 import { type AppConfig, loadConfig } from '../config/app-config';
 import type { DevChain } from '../dev-chain/dev-chain';
 import { gatewayUrlTemplate } from '../resolution/resolution.service';
 import { ccipSignerSource } from '../signing/signing.service';
 import { loadSignerKey, SignerConfigError } from '../signing/signer-key';
-
-export const DEV_CHAIN_USAGE = [
-  [
-    'dev-chain',
-    `  dev-chain [--port PORT] [--chain-id ID] [--parent NAME] [--signer ADDRESS]
-      Starts a local chain in memory on 127.0.0.1:PORT (default 8545, chain id 31337) with ENS's registry, a .eth
-      registrar, a Name Wrapper and the reverse registrar; registers NAME (default oak.eth) to a funded test key and
-      sets its resolver to this project's OffchainResolver, deployed for PUBLIC_URL's gateway and trusting the
-      service's signer (--signer, else the key of CCIP_SIGNER_KEY, else the development key in DATA_DIR that the
-      service uses). Prints the settings to start the service with; runs until Ctrl-C, and the chain goes with it.
-      Needs the devDependencies (npm install).`,
-  ],
-] as const;
-
-const OPTIONS = {
-  port: { type: 'string' },
-  'chain-id': { type: 'string' },
-  parent: { type: 'string' },
-  signer: { type: 'string' },
-} as const;
-
-function integer(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max)
-    throw new UsageError(`${flag} must be an integer from ${min} to ${max}`);
-  return n;
-}
+import type { DevChainArgs } from './dev-chain-options';
 
 /** A `.eth` second-level name, the kind the registrar registers, normalised (ENSIP-15). */
 function parentName(value: string): string {
@@ -86,20 +60,16 @@ function describe(chain: DevChain, parent: string, signer: string, publicUrl: st
   ].join('\n');
 }
 
-/** `npm run cli -- dev-chain`: prints the settings, then serves the chain until SIGINT or SIGTERM. */
-export async function runDevChain(argv: string[]): Promise<CliResult> {
-  const { values, positionals } = parseCommandLine(argv, OPTIONS);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const port = integer(values.port ?? '8545', '--port', 0, 65535);
-  const chainId = integer(values['chain-id'] ?? '31337', '--chain-id', 1, 4_294_967_295);
-  const parent = parentName(values.parent ?? 'oak.eth');
-  if (values.signer !== undefined && !isAddress(values.signer)) {
+/** `npm run cli -- dev-chain` (parsed by parseDevChain): prints the settings, then serves the chain until SIGINT or SIGTERM. */
+export async function runDevChain({ port, chainId, ...given }: DevChainArgs): Promise<CliResult> {
+  const parent = parentName(given.parent ?? 'oak.eth');
+  if (given.signer !== undefined && !isAddress(given.signer)) {
     throw new UsageError('--signer must be a 0x-prefixed 20-byte address');
   }
   const { startDevChain } = await loadDevChain();
   const config = loadConfig();
   if (!config.publicUrl) throw new UsageError('set PUBLIC_URL, the origin the service will answer lookups on');
-  const signer = values.signer ? getAddress(values.signer) : serviceSigner(config);
+  const signer = given.signer ? getAddress(given.signer) : serviceSigner(config);
   const urlTemplate = gatewayUrlTemplate(config.publicUrl);
   const chain = await startDevChain({ port, chainId, parent, signer, urlTemplate }).catch((e: unknown) => {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -5,7 +5,7 @@ import { AuditModule } from '../audit/audit.module';
 import { AuditService } from '../audit/audit.service';
 import { ADMIN_ACTOR, type Actor } from '../audit/audit.types';
 import { AuditQueryDto } from '../audit/dto/audit-query.dto';
-import { CliFailure, type CliResult, parseCommandLine, UsageError } from '../common/command-line';
+import { CliFailure, type CliResult, UsageError } from '../common/command-line';
 import { ValidationFailedError } from '../common/errors';
 import { IdParams } from '../common/validation/id-params.dto';
 import { AppValidationPipe } from '../common/validation/validation.pipe';
@@ -16,33 +16,7 @@ import { findRunningEmbeddedDatabase, TOOL_WAIT_MS } from '../database/embedded-
 import { CreateApiKeyDto, RotateApiKeyDto, UpdateApiKeyDto } from '../admin/dto/api-key.dto';
 import { AdminModule } from '../admin/admin.module';
 import { KeysService } from '../admin/keys.service';
-
-export const KEYS_USAGE = [
-  [
-    'keys create',
-    `  keys create --name NAME --parent NAME [--parent NAME …] [--quota N] [--expires ISO-8601]
-      Issues a key and prints it once (with --json, as JSON).`,
-  ],
-  ['keys list', '  keys list'],
-  ['keys update', '  keys update ID [--name NAME] [--parent NAME …] [--quota N] [--expires ISO-8601 | --no-expiry]'],
-  [
-    'keys rotate',
-    `  keys rotate ID [--grace SECONDS]
-      A new secret for the same key, printed once; the old one keeps working for SECONDS (default 0), then stops.`,
-  ],
-  ['keys revoke', '  keys revoke ID'],
-  [
-    'audit',
-    `  audit [--since ISO-8601] [--actor admin|KEY-ID] [--name SUBJECT] [--page P] [--size S]
-      The audit trail, newest first, as JSON.`,
-  ],
-  [
-    'keys',
-    `  Changes made here are recorded in the audit trail with the actor admin and a request id cli-<uuid>.
-  The keys and audit commands use DATABASE_URL, or else the embedded database in DATA_DIR (through the running
-  service when there is one).`,
-  ],
-] as const;
+import type { KeysArgs } from './keys-options';
 
 @Module({})
 class CliModule {
@@ -61,42 +35,13 @@ async function checked<T extends object>(cls: new () => T, plain: object, type: 
   }
 }
 
-const OPTIONS = {
-  name: { type: 'string' },
-  parent: { type: 'string', multiple: true },
-  quota: { type: 'string' },
-  expires: { type: 'string' },
-  'no-expiry': { type: 'boolean' },
-  json: { type: 'boolean' },
-  grace: { type: 'string' },
-  since: { type: 'string' },
-  actor: { type: 'string' },
-  page: { type: 'string' },
-  size: { type: 'string' },
-} as const;
-
-type Values = ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
-
-function integer(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number (0 or more), not ${value}`);
-  return Number(value);
+/** `keys …` and `audit` (parsed by parseKeys): the admin routes' use cases on the service's own database. */
+export async function runKeys(args: KeysArgs): Promise<CliResult> {
+  return { output: await keys(args), exitCode: 0 };
 }
 
-/** `keys …` and `audit`: the admin routes' use cases on the service's own database. */
-export async function runKeys(argv: string[]): Promise<CliResult> {
-  const { values, positionals } = parseCommandLine(argv, OPTIONS);
-  return { output: await keys(values, positionals), exitCode: 0 };
-}
-
-async function keys(values: Values, positionals: string[]): Promise<string> {
-  const [group, command, id] = positionals;
-  const extra = positionals.slice(group === 'audit' ? 1 : command === 'create' || command === 'list' ? 2 : 3);
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+async function keys({ group, command, id, values, quota, grace }: KeysArgs): Promise<string> {
   // One run of the CLI is one "request" of the audit trail, made by the administrator.
-  // Malformed numbers are usage errors, told before the database is opened.
-  const quota = integer(values.quota, '--quota');
-  const grace = integer(values.grace, '--grace');
   const by: Actor = { actor: ADMIN_ACTOR, requestId: `cli-${randomUUID()}` };
 
   let config = loadConfig();
@@ -146,7 +91,6 @@ async function keys(values: Values, positionals: string[]): Promise<string> {
       case 'list':
         return JSON.stringify(await keys.list(), null, 2);
       case 'update': {
-        if (!id) throw new UsageError('keys update needs the key id');
         const { id: keyId } = await checked(IdParams, { id });
         const dto = await checked(UpdateApiKeyDto, {
           name: values.name,
@@ -157,13 +101,11 @@ async function keys(values: Values, positionals: string[]): Promise<string> {
         return JSON.stringify(await keys.update(keyId, dto, by), null, 2);
       }
       case 'revoke': {
-        if (!id) throw new UsageError('keys revoke needs the key id');
         const { id: keyId } = await checked(IdParams, { id });
         await keys.revoke(keyId, by);
         return `revoked ${keyId}`;
       }
       case 'rotate': {
-        if (!id) throw new UsageError('keys rotate needs the key id');
         const { id: keyId } = await checked(IdParams, { id });
         const dto = await checked(RotateApiKeyDto, { graceSeconds: grace });
         const rotated = await keys.rotate(keyId, dto, by);

@@ -1,5 +1,5 @@
 import { getAddress, Interface, isAddress } from 'ethers';
-import { CliFailure, type CliResult, parseCommandLine, UsageError } from '../common/command-line';
+import { CliFailure, type CliResult, UsageError } from '../common/command-line';
 import { ChainUnavailableError } from '../chain/chain.errors';
 import { ENSIP10_INTERFACE_ID } from '../chain/ens-abis';
 import { EnsChain } from '../chain/ens-chain';
@@ -7,6 +7,7 @@ import { resolverArtifact } from '../chain/resolver-artifact';
 import { loadConfig } from '../config/app-config';
 import { checkResolver } from '../resolution/resolver-check';
 import { httpGateway } from './http-gateway';
+import type { ResolverArgs } from './resolver-options';
 import {
   deployTx,
   deploymentFailure,
@@ -19,56 +20,6 @@ import {
   useTx,
   walletFrom,
 } from './resolver-transactions';
-
-export const RESOLVER_USAGE = [
-  [
-    'resolver deploy',
-    `  resolver deploy --url-template URL --signer ADDRESS [--signer ADDRESS …] [--owner ADDRESS]
-      Deploys contracts/OffchainResolver.json (the gateway's URL template and signers; --owner defaults to the sender,
-      required with --print) and prints its address.`,
-  ],
-  [
-    'resolver use',
-    `  resolver use PARENT --resolver ADDRESS
-      Sets PARENT's resolver through the ENS registry, or the Name Wrapper when the name is wrapped, once ADDRESS
-      holds a contract that supports ENSIP-10 (wildcard resolution).`,
-  ],
-  ['resolver url', '  resolver url --resolver ADDRESS --url-template URL        moves the gateway'],
-  [
-    'resolver signers',
-    "  resolver signers --resolver ADDRESS [--add ADDRESS …] [--remove ADDRESS …]   rotates the gateway's signer",
-  ],
-  [
-    'resolver check',
-    `  resolver check PARENT [--gateway ORIGIN]
-      The five checks (registry, wildcard, gateway, signer, answer), one line each; --gateway is the service's
-      public origin (default PUBLIC_URL).`,
-  ],
-  [
-    'resolver',
-    `  The chain: --rpc-url URL (default ENS_RPC_URL), the ENS contracts from ENS_REGISTRY_ADDRESS and
-  ENS_NAME_WRAPPER_ADDRESS. Commands that write take --private-key-file FILE (a 0x-prefixed hex key) to send, or
-  --print for the unsigned transaction as JSON {to, data, value, chainId} (for a hardware wallet or a Safe).
-  --json prints results as JSON. Exit codes: 0 done (check: every step holds), 1 refused or a check step failed,
-  2 wrong usage, 3 the chain could not be read.`,
-  ],
-] as const;
-
-const OPTIONS = {
-  'rpc-url': { type: 'string' },
-  'private-key-file': { type: 'string' },
-  print: { type: 'boolean' },
-  json: { type: 'boolean' },
-  'url-template': { type: 'string' },
-  signer: { type: 'string', multiple: true },
-  owner: { type: 'string' },
-  resolver: { type: 'string' },
-  add: { type: 'string', multiple: true },
-  remove: { type: 'string', multiple: true },
-  gateway: { type: 'string' },
-} as const;
-
-type Values = ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
 
 function address(value: string | undefined, flag: string): string {
   if (!value || !isAddress(value)) throw new UsageError(`${flag} must be a 0x-prefixed 20-byte address`);
@@ -94,7 +45,7 @@ function explainResolverRevert(resolver: string) {
 
 async function write(
   chain: EnsChain,
-  v: Values,
+  v: ResolverArgs['values'],
   tx: UnsignedTx,
   what: string,
   explain: (revert: string) => string,
@@ -110,7 +61,7 @@ async function write(
 /** The chain could not be read (the resolver commands' own exit code). */
 const EXIT_CHAIN_UNAVAILABLE = 3;
 
-async function command(v: Values, positionals: string[]): Promise<CliResult> {
+async function command(v: ResolverArgs['values'], positionals: string[]): Promise<CliResult> {
   const [name, parent] = positionals;
   const config = loadConfig();
   const rpcUrl = v['rpc-url'] ?? config.ens.rpcUrl;
@@ -217,9 +168,8 @@ function fail(): never {
   throw new UsageError('give --private-key-file FILE (the owner defaults to its address), or --owner ADDRESS');
 }
 
-/** `npm run cli -- resolver …`: the output and the exit code (see RESOLVER_USAGE). */
-export async function runResolver(argv: string[]): Promise<CliResult> {
-  const { values, positionals } = parseCommandLine(argv, OPTIONS);
+/** `npm run cli -- resolver …` (parsed by parseResolver): the output and the exit code (see RESOLVER_USAGE). */
+export async function runResolver({ values, positionals }: ResolverArgs): Promise<CliResult> {
   try {
     return await command(values, positionals);
   } catch (e) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_LINE_BYTES } from './file-lines';
 import { ImportSummary, MAX_LISTED_REFUSALS, runImport } from './import-command';
+import { parseOptions } from './import-options';
 import { MAX_ARRAY_FILE_BYTES } from './import-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'hostile-import-'));
@@ -13,7 +14,7 @@ const entry = (label: string, text = 'ok') =>
 async function dryRun(name: string, content: Buffer | string): Promise<{ exitCode: number; summary: ImportSummary }> {
   const file = join(dir, name);
   writeFileSync(file, content);
-  const { output, exitCode } = await runImport([file, '--dry-run', '--json']);
+  const { output, exitCode } = await runImport(parseOptions([file, '--dry-run', '--json']));
   return { exitCode, summary: JSON.parse(output) as ImportSummary };
 }
 
@@ -23,7 +24,7 @@ describe('hostile import files: one clear refusal, bounded memory', () => {
     writeFileSync(file, '[');
     // Sparse: 600 MB on the file system's word, no disk; reading it whole ended in `Invalid string length`.
     truncateSync(file, 600 * 1024 * 1024);
-    const { output, exitCode } = await runImport([file, '--dry-run', '--json']);
+    const { output, exitCode } = await runImport(parseOptions([file, '--dry-run', '--json']));
     const summary = JSON.parse(output) as ImportSummary;
     expect([exitCode, summary.format, summary.refusedCount, summary.valid]).toEqual([1, 'json-array', 1, 0]);
     expect(summary.refused).toEqual([
@@ -44,7 +45,7 @@ describe('hostile import files: one clear refusal, bounded memory', () => {
     expect(summary.refused).toHaveLength(MAX_LISTED_REFUSALS);
     expect(summary.refused[0].line).toBe(2);
     expect(summary.refused[MAX_LISTED_REFUSALS - 1].line).toBe(MAX_LISTED_REFUSALS + 1);
-    const text = await runImport([join(dir, 'bad.ndjson'), '--dry-run']);
+    const text = await runImport(parseOptions([join(dir, 'bad.ndjson'), '--dry-run']));
     expect(text.output.split('\n')[0]).toMatch(/: 1 valid, 5000 refused; nothing was sent$/);
     expect(text.output.split('\n').at(-1)).toBe(`  … and 4000 more refused, not listed (the first 1000 are)`);
   });

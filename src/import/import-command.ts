@@ -1,6 +1,6 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { CliResult } from '../common/command-line';
-import { type ImportOptions, parseOptions, reachable, readable } from './import-options';
+import { type ImportOptions, reachable, readable } from './import-options';
 import { batchUrl, putPolicy, sendBatch } from './batch-client';
 import { EntryChecker } from './entry-checker';
 import {
@@ -194,9 +194,8 @@ export function formatSummary(s: ImportSummary, url: string): string {
   return lines.join('\n');
 }
 
-/** `npm run cli -- import …`: prints the summary and returns the exit code (1 when anything was refused). */
-export async function runImport(argv: string[]): Promise<CliResult> {
-  const options = parseOptions(argv);
+/** `npm run cli -- import …` (parsed by parseOptions): the summary and the exit code (1 when anything was refused). */
+export async function runImport(options: ImportOptions): Promise<CliResult> {
   await readable(options.file);
   if (!options.dryRun) await reachable(options.url);
   const summary = await importFile(options);

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { CliFailure, parseCommandLine, UsageError } from '../common/command-line';
-import { MAX_BATCH_ITEMS } from '../subnames/dto/batch-subnames.dto';
+import { MAX_BATCH_ITEMS } from '../subnames/dto/batch-limits';
 
 export const IMPORT_USAGE = [
   [

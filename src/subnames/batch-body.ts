@@ -4,7 +4,7 @@ import { jsonReader } from '../common/http/body-readers';
 import { deferBody } from '../common/http/deferred-body';
 import { topLevelArrayLength } from '../common/http/json-array-length';
 import { ValidationFailedError } from '../common/errors';
-import { MAX_BATCH_ITEMS } from './dto/batch-subnames.dto';
+import { MAX_BATCH_ITEMS } from './dto/batch-limits';
 
 /** POST /subnames/batch carries up to 1000 bodies, so it alone may send up to 2 MB. */
 export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;

@@ -2,11 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
 import { ValidatedInSlices } from '../../common/validation/sliced-array';
 import { HasNoArrayEntries } from '../../common/validation/validators';
+import { MAX_BATCH_ITEMS } from './batch-limits';
 import { markRepeatedFullNames } from './batch-repeats';
 import { CreateSubnameDto } from './create-subname.dto';
 import { SubnameResponse } from './subname.response';
-
-export const MAX_BATCH_ITEMS = 1000;
 
 export class BatchSubnamesDto {
   @ApiProperty({

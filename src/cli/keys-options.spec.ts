@@ -1,0 +1,36 @@
+import { UsageError } from '../common/command-line';
+import { parseKeys } from './keys-options';
+
+describe(parseKeys.name, () => {
+  it('the arguments as given, with the numbers read', () => {
+    expect(parseKeys(['keys', 'rotate', '7', '--grace', '60', '--json'])).toEqual({
+      group: 'keys',
+      command: 'rotate',
+      id: '7',
+      values: { grace: '60', json: true },
+      quota: undefined,
+      grace: 60,
+    });
+    expect(parseKeys(['audit', '--since', '2026-01-01T00:00:00Z'])).toMatchObject({ group: 'audit', id: undefined });
+  });
+
+  it.each([
+    [['keys', 'revoke'], 'keys revoke needs the key id'],
+    [['keys', 'update', '--quota', '3'], 'keys update needs the key id'],
+    [['keys', 'rotate', '--grace', '5'], 'keys rotate needs the key id'],
+    [['keys', 'update', '--quota', '3.5'], '--quota must be a whole number (0 or more), not 3.5'],
+    [['keys', 'list', 'extra'], 'unexpected argument extra'],
+    [['audit', 'extra'], 'unexpected argument extra'],
+    [['keys', 'create', '--frob'], 'unknown option --frob'],
+  ])('%j is a usage error before anything loads: %s', (argv, message) => {
+    const thrown = (() => {
+      try {
+        parseKeys(argv);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as UsageError).message).toBe(message);
+  });
+});
