@@ -83,7 +83,11 @@ describe(SubnamesRepository.name, () => {
         owner: OWNER,
         ttl: 60,
       });
+      const query = jest.spyOn(manager, 'query');
       const created = await sut.write(manager, w, BY);
+      // One statement, one round trip: no BEGIN, no COMMIT.
+      expect(query).toHaveBeenCalledTimes(1);
+      query.mockRestore();
       expect(created).toMatchObject({ created: true, previous: null, quota: { limit: 2, used: 1 } });
       expect(created!.entity).toMatchObject({
         fullName: 'alice.oak.eth',
