@@ -39,6 +39,15 @@ module.exports = {
   forbidden: [
     ...floorRules,
     {
+      name: 'no-reaching-into-another-modules-sql',
+      severity: 'error',
+      comment:
+        "A module's SQL is its own: another module calls its service or the statement builders it exports " +
+        '(*.statements.ts), never its repository or its SQL-only files (*-queries.ts, *-query.ts).',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/.+(\\.repository|-query|-queries)\\.ts$', pathNot: '^src/$1/' },
+    },
+    {
       name: 'every-module-has-a-floor',
       severity: 'error',
       comment: 'A new folder of src/ takes its floor in FLOORS, so the rules above cover it.',

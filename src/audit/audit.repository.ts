@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { SqlParams } from '../common/persistence/sql-params';
 import { AuditEventEntity } from './audit-event.entity';
+import { auditInsertStatement } from './audit.statements';
 import type { AuditEvent } from './audit.types';
 
 export interface AuditFilter {
@@ -33,23 +35,6 @@ function rowToEntity(r: AuditRow): AuditEventEntity {
   });
 }
 
-/**
- * The INSERT of one event per row of `from`, for a statement that writes and records at once: each argument is
- * an SQL expression over `from`'s columns or a parameter.
- */
-export function auditInsertSql(e: {
-  from: string;
-  actor: string;
-  requestId: string;
-  action: string;
-  subject: string;
-  before: string;
-  after: string;
-}): string {
-  return `INSERT INTO audit_events (actor, request_id, action, subject, before, after)
-          SELECT ${e.actor}, ${e.requestId}, ${e.action}, ${e.subject}, ${e.before}, ${e.after} FROM ${e.from}`;
-}
-
 /** The audit_events table: inserts only, and the admin read; every method runs on the manager it is given. */
 @Injectable()
 export class AuditRepository {
@@ -60,21 +45,8 @@ export class AuditRepository {
   /** Several events in one statement, in the order given (a batch's items). */
   async insertMany(manager: EntityManager, events: AuditEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-    await manager.query(
-      `INSERT INTO audit_events (actor, request_id, action, subject, before, after)
-       SELECT actor, request_id, action, subject, before, after FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])
-         WITH ORDINALITY AS e(actor, request_id, action, subject, before, after, n)
-        ORDER BY n`,
-      [
-        events.map((e) => e.by.actor),
-        events.map((e) => e.by.requestId),
-        events.map((e) => e.action),
-        events.map((e) => e.subject),
-        events.map((e) => json(e.before)),
-        events.map((e) => json(e.after)),
-      ],
-    );
+    const params = new SqlParams();
+    await manager.query(auditInsertStatement(params, events), params.values);
   }
 
   /** Newest first (time, then id); the page and its total from one snapshot in one statement. */

@@ -1,20 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-
-export interface QuotaState {
-  limit: number;
-  used: number;
-}
-
-/**
- * The UPDATE that charges one unit to key `keyParam` when `condition` holds and a unit is left, for a statement
- * that creates and charges at once (SubnamesRepository.createCharged): RETURNING the state after, as `charge`.
- */
-export function chargeOneSql(keyParam: string, condition: string): string {
-  return `UPDATE key_quotas SET used = used + 1
-           WHERE api_key_id = ${keyParam} AND used + 1 <= quota_limit AND ${condition}
-           RETURNING quota_limit AS "limit", used`;
-}
+import { SqlParams } from '../common/persistence/sql-params';
+import { chargeStatement, QuotaState, quotaStateStatement } from './quota.statements';
 
 /** The key_quotas table, in raw SQL; every method runs on the manager it is given. */
 @Injectable()
@@ -23,27 +10,18 @@ export class QuotaRepository {
     await manager.query('INSERT INTO key_quotas (api_key_id, quota_limit, used) VALUES ($1, $2, 0)', [apiKeyId, limit]);
   }
 
-  /**
-   * Takes `units` if that many are left, in one statement: the row lock serialises concurrent charges of a key
-   * across connections and replicas, and the condition is re-checked after waiting, so `used` never
-   * passes `limit`. Null when fewer are left (nothing is taken).
-   */
+  /** Takes `units` if that many are left (see chargeStatement); null when fewer are left (nothing is taken). */
   async charge(manager: EntityManager, apiKeyId: string, units: number): Promise<QuotaState | null> {
+    const params = new SqlParams();
+    const sql = chargeStatement(params, apiKeyId, units);
     // For UPDATE … RETURNING the postgres driver answers [rows, affectedCount].
-    const [rows]: [QuotaState[], number] = await manager.query(
-      `UPDATE key_quotas SET used = used + $2
-        WHERE api_key_id = $1 AND used + $2 <= quota_limit
-        RETURNING quota_limit AS "limit", used`,
-      [apiKeyId, units],
-    );
+    const [rows]: [QuotaState[], number] = await manager.query(sql, params.values);
     return rows[0] ?? null;
   }
 
   async find(manager: EntityManager, apiKeyId: string): Promise<QuotaState | null> {
-    const rows: QuotaState[] = await manager.query(
-      'SELECT quota_limit AS "limit", used FROM key_quotas WHERE api_key_id = $1',
-      [apiKeyId],
-    );
+    const params = new SqlParams();
+    const rows: QuotaState[] = await manager.query(quotaStateStatement(params, apiKeyId), params.values);
     return rows[0] ?? null;
   }
 

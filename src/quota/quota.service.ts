@@ -3,15 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { quotaRefusals } from '../metrics/metrics';
 import { QuotaExceededError, QuotaView } from './quota.errors';
-import { QuotaRepository, QuotaState } from './quota.repository';
+import { QuotaRepository } from './quota.repository';
+import type { QuotaState } from './quota.statements';
 
 export type { QuotaView } from './quota.errors';
 
-export function toQuotaView(state: QuotaState): QuotaView {
-  return { limit: state.limit, used: state.used, remaining: Math.max(0, state.limit - state.used) };
+/** A key's state as the API shows it; a key without a quota shows zeros. */
+export function toQuotaView(state: QuotaState | null | undefined): QuotaView {
+  const { limit, used } = state ?? { limit: 0, used: 0 };
+  return { limit, used, remaining: Math.max(0, limit - used) };
 }
-
-const NO_QUOTA: QuotaState = { limit: 0, used: 0 };
 
 /** Creations allowed per API key: opened when a key is issued, charged in the writer's transaction. */
 @Injectable()
@@ -39,7 +40,7 @@ export class QuotaService {
   /** The refusal of `creations` that found too few units left (counted in the metric), with what is left. */
   async refusal(manager: EntityManager, apiKeyId: string, creations = 1): Promise<QuotaExceededError> {
     quotaRefusals.inc(creations);
-    const { limit, remaining } = toQuotaView((await this.quotas.find(manager, apiKeyId)) ?? NO_QUOTA);
+    const { limit, remaining } = toQuotaView(await this.quotas.find(manager, apiKeyId));
     if (creations === 1) return new QuotaExceededError(limit);
     return new QuotaExceededError(
       limit,
@@ -49,7 +50,7 @@ export class QuotaService {
   }
 
   async view(manager: EntityManager, apiKeyId: string): Promise<QuotaView> {
-    return toQuotaView((await this.quotas.find(manager, apiKeyId)) ?? NO_QUOTA);
+    return toQuotaView(await this.quotas.find(manager, apiKeyId));
   }
 
   /** Outside any transaction: what GET /quota and the admin listing show. */
@@ -59,7 +60,7 @@ export class QuotaService {
 
   async currentMany(apiKeyIds: string[]): Promise<Map<string, QuotaView>> {
     const states = await this.quotas.findMany(this.dataSource.manager, apiKeyIds);
-    return new Map(apiKeyIds.map((id) => [id, toQuotaView(states.get(id) ?? NO_QUOTA)]));
+    return new Map(apiKeyIds.map((id) => [id, toQuotaView(states.get(id))]));
   }
 
   setLimit(manager: EntityManager, apiKeyId: string, limit: number): Promise<void> {

@@ -1,10 +1,8 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../audit/audit.types';
-import { QuotaService, toQuotaView } from '../quota/quota.service';
-import { QUOTA_REFUSED_SQLSTATE } from './charged-create.statement';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { toSubnameResponse } from './dto/subname.response';
 import { EndedPrimaryName, endedBy, PrimaryNameEndings } from './primary-name-endings';
@@ -12,12 +10,9 @@ import type { RecordPatch } from './record-patch';
 import { auditedSubname, subnameWriteEvent } from './subname-audit';
 import { SubnameCache } from './subname-cache';
 import type { SubnameWrite } from './subname-row';
-import { SubnameNotFoundError, SubnameTakenError } from './subnames.errors';
+import { SubnameNotFoundError } from './subnames.errors';
 import { SubnamesRepository } from './subnames.repository';
-import type { WriteResult } from './subnames.service';
-
-/** Checks and counts of the caller, run first in the write's transaction: throwing refuses the write and undoes them. */
-export type WriteGuard = (manager: EntityManager) => Promise<void>;
+import { SubnamesService, WriteGuard, WriteResult } from './subnames.service';
 
 /**
  * Writes made by a name's holder rather than an API key: the same statements, audit trail, quota charge (to the
@@ -28,7 +23,7 @@ export type WriteGuard = (manager: EntityManager) => Promise<void>;
 export class SignedWrites {
   constructor(
     private readonly subnames: SubnamesRepository,
-    private readonly quota: QuotaService,
+    private readonly writes: SubnamesService,
     private readonly audit: AuditService,
     private readonly cache: SubnameCache,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -36,26 +31,8 @@ export class SignedWrites {
   ) {}
 
   /** Creates an absent name charged to `write.createdBy`; 409 SUBNAME_TAKEN when it is stored. */
-  async create(write: SubnameWrite, by: Actor, guard: WriteGuard): Promise<WriteResult> {
-    try {
-      const created = await this.dataSource.transaction(async (manager) => {
-        await guard(manager);
-        const row = await this.subnames.createCharged(manager, write, by);
-        if (!row) throw new SubnameTakenError(write.fullName);
-        return row;
-      });
-      this.cache.written([write.fullName]);
-      return {
-        subname: toSubnameResponse(created.entity),
-        created: true,
-        quota: toQuotaView(created.quota),
-        ended: [],
-      };
-    } catch (e) {
-      const code = (e as { driverError?: { code?: unknown } }).driverError?.code;
-      if (code === QUOTA_REFUSED_SQLSTATE) throw await this.quota.refusal(this.dataSource.manager, write.createdBy);
-      throw e;
-    }
+  create(write: SubnameWrite, by: Actor, guard: WriteGuard): Promise<WriteResult> {
+    return this.writes.write(write, by, { createOnly: true, guard });
   }
 
   /** Applies a patch to a name `holder` owns; 404 when it holds no such name (deleted or moved meanwhile). */

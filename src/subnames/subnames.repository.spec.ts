@@ -1,13 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import { migratedDatabase, MigratedDatabase } from '../../test/support/pglite-data-source';
 import { QuotaRepository } from '../quota/quota.repository';
-import { QUOTA_REFUSED_SQLSTATE } from './charged-create.statement';
 import type { SubnameWrite } from './subname-row';
 import { SubnamesRepository } from './subnames.repository';
+import { QUOTA_REFUSED_SQLSTATE } from './upsert-queries';
 
 const OWNER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const KEY_ID = '00000000-0000-4000-8000-000000000001';
 const BY = { actor: KEY_ID, requestId: 'req-1' };
+const EVENT = { actor: KEY_ID, request_id: 'req-1', action: 'subname.update', subject: 'alice.oak.eth' };
 const SEEDED_AT = '2026-01-01T00:00:00.000Z';
 const NAMEHASH = `0x${'0'.repeat(64)}`;
 
@@ -74,7 +75,7 @@ describe(SubnamesRepository.name, () => {
     await new QuotaRepository().create(manager, KEY_ID, 2);
   });
 
-  describe('createCharged', () => {
+  describe('write', () => {
     it('creates the name, records its event with every record as "after", and charges one unit', async () => {
       const w = write('alice.oak.eth', {
         texts: { url: 'https://a' },
@@ -82,8 +83,12 @@ describe(SubnamesRepository.name, () => {
         owner: OWNER,
         ttl: 60,
       });
-      const created = await sut.createCharged(manager, w, BY);
-      expect(created!.quota).toEqual({ limit: 2, used: 1 });
+      const query = jest.spyOn(manager, 'query');
+      const created = await sut.write(manager, w, BY);
+      // One statement, one round trip: no BEGIN, no COMMIT.
+      expect(query).toHaveBeenCalledTimes(1);
+      query.mockRestore();
+      expect(created).toMatchObject({ created: true, previous: null, quota: { limit: 2, used: 1 } });
       expect(created!.entity).toMatchObject({
         fullName: 'alice.oak.eth',
         parentName: 'oak.eth',
@@ -118,9 +123,9 @@ describe(SubnamesRepository.name, () => {
     });
 
     it('charges exactly one unit per creation, and the key’s next creation past its limit is refused', async () => {
-      expect((await sut.createCharged(manager, write('a.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 1 });
-      expect((await sut.createCharged(manager, write('b.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 2 });
-      await expect(sut.createCharged(manager, write('c.oak.eth'), BY)).rejects.toMatchObject({
+      expect((await sut.write(manager, write('a.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 1 });
+      expect((await sut.write(manager, write('b.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 2 });
+      await expect(sut.write(manager, write('c.oak.eth'), BY)).rejects.toMatchObject({
         driverError: { code: QUOTA_REFUSED_SQLSTATE },
       });
       expect(await used()).toBe(2);
@@ -128,9 +133,9 @@ describe(SubnamesRepository.name, () => {
       expect((await stored()).map((r) => r.full_name)).toEqual(['a.oak.eth', 'b.oak.eth']);
     });
 
-    it('a name that exists: no row, and nothing written, charged or recorded', async () => {
+    it('createOnly on a name that exists: null, and nothing written, charged or recorded', async () => {
       await seed('alice.oak.eth', { texts: { url: 'old' } });
-      expect(await sut.createCharged(manager, write('alice.oak.eth', { texts: { url: 'new' } }), BY)).toBeNull();
+      expect(await sut.write(manager, write('alice.oak.eth', { texts: { url: 'new' } }), BY, true)).toBeNull();
       expect((await stored()).map((r) => r.texts)).toEqual([{ url: 'old' }]);
       expect(await used()).toBe(0);
       expect(await auditRows()).toEqual([]);
@@ -138,20 +143,16 @@ describe(SubnamesRepository.name, () => {
 
     it('no unit left: refused with its SQLSTATE, and neither the name nor its event is written', async () => {
       await manager.query('UPDATE key_quotas SET used = quota_limit WHERE api_key_id = $1', [KEY_ID]);
-      const refused = sut.createCharged(manager, write('alice.oak.eth'), BY);
+      const refused = sut.write(manager, write('alice.oak.eth'), BY);
       await expect(refused).rejects.toMatchObject({ driverError: { code: QUOTA_REFUSED_SQLSTATE } });
       expect(await stored()).toEqual([]);
       expect(await auditRows()).toEqual([]);
       expect(await used()).toBe(2);
     });
-  });
 
-  describe('upsert', () => {
-    it('an absent name is inserted (left-out fields empty), with no previous row', async () => {
-      const r = await sut.upsert(manager, write('alice.oak.eth', { ttl: 5 }));
-      expect(r.inserted).toBe(true);
-      expect(r.previous).toBeNull();
-      expect(r.entity).toMatchObject({
+    it('an absent name: left-out fields are stored empty', async () => {
+      const r = await sut.write(manager, write('alice.oak.eth', { ttl: 5 }), BY);
+      expect(r!.entity).toMatchObject({
         texts: {},
         addresses: {},
         metadata: {},
@@ -159,28 +160,43 @@ describe(SubnamesRepository.name, () => {
         contenthash: null,
         ttl: 5,
       });
-      expect(await stored()).toHaveLength(1);
     });
 
-    it('an existing name is updated in its one row: given fields replaced, others kept, "previous" as it was', async () => {
+    it('an existing name is updated in its one row: given fields replaced, others kept, only the changes recorded, nothing charged', async () => {
       await seed('alice.oak.eth', { texts: { url: 'old' }, owner: OWNER, ttl: 1 });
-      for (const startWithUpdate of [false, true]) {
-        const r = await sut.upsert(manager, write('alice.oak.eth', { texts: { url: 'new' } }), startWithUpdate);
-        expect(r.inserted).toBe(false);
-        expect(r.entity).toMatchObject({ texts: { url: 'new' }, owner: OWNER, ttl: 1 });
-        expect(r.entity.createdAt.toISOString()).toBe(SEEDED_AT);
-        expect(r.entity.updatedAt.getTime()).toBeGreaterThan(Date.parse(SEEDED_AT));
-      }
-      const first = await sut.upsert(manager, write('alice.oak.eth', { ttl: 9, owner: null }));
-      expect(first.previous).toMatchObject({ texts: { url: 'new' }, owner: OWNER, ttl: 1 });
-      expect(first.entity).toMatchObject({ texts: { url: 'new' }, owner: null, ttl: 9 });
+      await manager.query('UPDATE key_quotas SET used = 1 WHERE api_key_id = $1', [KEY_ID]);
+      const r = await sut.write(manager, write('alice.oak.eth', { texts: { url: 'new' }, ttl: 1 }), BY);
+      expect(r).toMatchObject({ created: false, quota: { limit: 2, used: 1 } });
+      expect(r!.entity).toMatchObject({ texts: { url: 'new' }, owner: OWNER, ttl: 1 });
+      expect(r!.previous).toMatchObject({ texts: { url: 'old' }, owner: OWNER, ttl: 1 });
+      expect(r!.entity.createdAt.toISOString()).toBe(SEEDED_AT);
+      expect(r!.entity.updatedAt.getTime()).toBeGreaterThan(Date.parse(SEEDED_AT));
+      const second = await sut.write(manager, write('alice.oak.eth', { ttl: 9, owner: null }), BY);
+      expect(second!.previous).toMatchObject({ texts: { url: 'new' }, owner: OWNER, ttl: 1 });
+      expect(second!.entity).toMatchObject({ texts: { url: 'new' }, owner: null, ttl: 9 });
       expect(await stored()).toHaveLength(1);
+      expect(await used()).toBe(1);
+      expect(await auditRows()).toEqual([
+        { ...EVENT, before: { texts: { url: 'old' } }, after: { texts: { url: 'new' } } },
+        { ...EVENT, before: { owner: OWNER, ttl: 1 }, after: { owner: null, ttl: 9 } },
+      ]);
     });
 
-    it('startWithUpdate on a name that is gone inserts it in the second round', async () => {
-      const r = await sut.upsert(manager, write('alice.oak.eth', { owner: OWNER }), true);
-      expect(r).toMatchObject({ inserted: true, previous: null, entity: { owner: OWNER } });
+    it('a name whose row a concurrent delete took between the insert and the update is created, charged and recorded', async () => {
+      // The first insert answers as if the name were stored; the update then finds no row.
+      const racing = sut as unknown as { chargedInsert: SubnamesRepository['write'] };
+      const spy = jest.spyOn(racing, 'chargedInsert').mockResolvedValueOnce(null);
+      const r = await sut.write(manager, write('alice.oak.eth', { owner: OWNER }), BY);
+      expect(r).toMatchObject({
+        created: true,
+        previous: null,
+        entity: { owner: OWNER },
+        quota: { limit: 2, used: 1 },
+      });
       expect(await stored()).toHaveLength(1);
+      expect((await auditRows()).map((e) => [e.action, e.subject])).toEqual([['subname.create', 'alice.oak.eth']]);
+      expect(spy).toHaveBeenCalledTimes(2);
+      spy.mockRestore();
     });
   });
 

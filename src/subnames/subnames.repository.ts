@@ -1,60 +1,93 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { auditInsertStatement } from '../audit/audit.statements';
 import type { Actor } from '../audit/audit.types';
-import type { QuotaState } from '../quota/quota.repository';
-import { chargedCreateStatement } from './charged-create.statement';
+import { SqlParams } from '../common/persistence/sql-params';
+import { QuotaState, quotaStateStatement } from '../quota/quota.statements';
 import type { PageWindow, SubnameFilter } from './search-filter';
 import { buildSearchQuery } from './search-query';
 import { patchQuery, RecordPatch } from './record-patch';
+import { subnameWriteEvent } from './subname-audit';
 import { previousOf, rowToEntity, SubnameRow, SubnameWrite } from './subname-row';
 import { SubnameEntity } from './subname.entity';
-import { buildUpsertManyQuery, insertQuery, updateQuery } from './upsert-queries';
+import { buildUpsertManyQuery, chargedInsertQuery, updateQuery } from './upsert-queries';
+
+/** A written name: its row, whether it was created, its values before an update, and its key's quota after. */
+export interface SubnameWritten {
+  entity: SubnameEntity;
+  created: boolean;
+  previous: SubnameEntity | null;
+  /** Undefined when the key has no quota. */
+  quota: QuotaState | undefined;
+}
 
 /** The subnames table, in raw SQL with one row mapper; every method runs on the manager it is given. */
 @Injectable()
 export class SubnamesRepository {
-  /** The charged create (see chargedCreateStatement); null when the name exists. */
-  async createCharged(
-    manager: EntityManager,
-    w: SubnameWrite,
-    by: Actor,
-  ): Promise<{ entity: SubnameEntity; quota: QuotaState } | null> {
-    const { sql, params } = chargedCreateStatement(w, by);
-    const rows: (SubnameRow & { quota_limit: number; quota_used: number })[] = await manager.query(sql, params);
-    const row = rows[0];
-    if (!row) return null;
-    return { entity: rowToEntity(row), quota: { limit: row.quota_limit, used: row.quota_used } };
+  /**
+   * Create-or-update of one name by its unique full name, with its audit event; a creation is charged to the key
+   * `w.createdBy`. Most writes create: one statement (chargedInsertQuery) that, on a manager outside a
+   * transaction, commits alone. A name that exists is updated in a transaction (the manager's, or one opened
+   * here). `createOnly`: null when the name exists. A creation with no unit left throws the driver's error of
+   * QUOTA_REFUSED_SQLSTATE, having written nothing.
+   */
+  async write(manager: EntityManager, w: SubnameWrite, by: Actor, createOnly = false): Promise<SubnameWritten | null> {
+    const created = await this.chargedInsert(manager, w, by, 'skip');
+    if (created || createOnly) return created;
+    return manager.transaction((m) => this.update(m, w, by));
   }
 
   /**
-   * Create-or-update keyed by the unique full name, handing back the stored row as it was before an update
-   * (for the audit trail). The update locks the row and returns both its old and new values. When there is no
-   * row to update (none, or a concurrent delete took it), the insert either creates the name or locks the row
-   * a concurrent writer has just created, which the second update then finds: a race with deletes and other
-   * writers settles within these few statements. `startWithUpdate`: the caller's insert has just stopped at
-   * the name (createCharged), so the first round updates.
+   * When the update finds no row (a concurrent delete took it), the charged insert either creates the name or
+   * locks the row a concurrent writer has just created, which the second update then finds: a race with deletes
+   * and other writers settles within these few statements.
    */
-  async upsert(
-    manager: EntityManager,
-    w: SubnameWrite,
-    startWithUpdate = false,
-  ): Promise<{ entity: SubnameEntity; inserted: boolean; previous: SubnameEntity | null }> {
-    const insert = insertQuery(w, 'lock');
-    const update = updateQuery(w);
+  private async update(m: EntityManager, w: SubnameWrite, by: Actor): Promise<SubnameWritten> {
     for (let round = 0; round < 2; round++) {
-      if (round > 0 || !startWithUpdate) {
-        const created: SubnameRow[] = await manager.query(insert.sql, insert.params);
-        if (created[0]) return { entity: rowToEntity(created[0]), inserted: true, previous: null };
+      if (round > 0) {
+        const created = await this.chargedInsert(m, w, by, 'lock');
+        if (created) return created;
       }
-      // An UPDATE answers [rows, rowCount] through TypeORM's postgres driver.
-      const [updated]: [(SubnameRow & Record<string, unknown>)[], number] = await manager.query(
-        update.sql,
-        update.params,
-      );
-      if (updated[0]) return { entity: rowToEntity(updated[0]), inserted: false, previous: previousOf(updated[0]) };
+      const updated = await this.recordedUpdate(m, w, by);
+      if (updated) return updated;
     }
     // Unreachable: the insert either created the row or locked it for the update that followed.
     throw new Error(`upsert of ${w.fullName} found its locked row gone`);
+  }
+
+  /** The update of a stored name, then its event (the changed fields, before and after) and the key's quota. */
+  private async recordedUpdate(m: EntityManager, w: SubnameWrite, by: Actor): Promise<SubnameWritten | null> {
+    const params = new SqlParams();
+    // An UPDATE answers [rows, rowCount] through TypeORM's postgres driver.
+    const [rows]: [(SubnameRow & Record<string, unknown>)[], number] = await m.query(
+      updateQuery(params, w),
+      params.values,
+    );
+    if (!rows[0]) return null;
+    const entity = rowToEntity(rows[0]);
+    const previous = previousOf(rows[0]);
+    const recorded = new SqlParams();
+    const audit = auditInsertStatement(recorded, [subnameWriteEvent(by, entity, previous)]);
+    const quota: QuotaState[] = await m.query(
+      `WITH audit AS (${audit}) ${quotaStateStatement(recorded, w.createdBy)}`,
+      recorded.values,
+    );
+    return { entity, created: false, previous, quota: quota[0] };
+  }
+
+  private async chargedInsert(
+    m: EntityManager,
+    w: SubnameWrite,
+    by: Actor,
+    onConflict: 'skip' | 'lock',
+  ): Promise<SubnameWritten | null> {
+    const params = new SqlParams();
+    const sql = chargedInsertQuery(params, w, by, onConflict);
+    const rows: (SubnameRow & { quota_limit: number; quota_used: number })[] = await m.query(sql, params.values);
+    const row = rows[0];
+    if (!row) return null;
+    const quota = { limit: row.quota_limit, used: row.quota_used };
+    return { entity: rowToEntity(row), created: true, previous: null, quota };
   }
 
   /**

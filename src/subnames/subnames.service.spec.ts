@@ -17,7 +17,9 @@ import { ReadRouter } from '../reads/read-router';
 import { ReadsRepository } from '../reads/reads.repository';
 import { SubnameCache } from './subname-cache';
 import { SubnameEntity } from './subname.entity';
-import { SubnameNotFoundError } from './subnames.errors';
+import { SubnameNotFoundError, SubnameTakenError } from './subnames.errors';
+import { toSubnameWrite } from './subname-write';
+import { QuotaExceededError } from '../quota/quota.errors';
 import type { SubnameWrite } from './subname-row';
 import type { SubnamesRepository } from './subnames.repository';
 import { EXPORT_PAGE_SIZE, SubnamesService } from './subnames.service';
@@ -30,11 +32,10 @@ describe(SubnamesService.name, () => {
     searchPage: jest.Mock;
     deleteByFullName: jest.Mock;
     findByFullName: jest.Mock;
-    upsert: jest.Mock;
-    createCharged: jest.Mock;
+    write: jest.Mock;
     exportPage: jest.Mock;
   };
-  let quota: { charge: jest.Mock; view: jest.Mock };
+  let quota: { refusal: jest.Mock };
   let audit: { record: jest.Mock; recordMany: jest.Mock };
   let cache: SubnameCache;
   /** Commits and evictions, in order. */
@@ -46,14 +47,10 @@ describe(SubnamesService.name, () => {
       searchPage: jest.fn(),
       deleteByFullName: jest.fn(),
       findByFullName: jest.fn(),
-      upsert: jest.fn(),
-      createCharged: jest.fn(async () => null),
+      write: jest.fn(),
       exportPage: jest.fn(),
     };
-    quota = {
-      charge: jest.fn(async () => ({ limit: 10, used: 1, remaining: 9 })),
-      view: jest.fn(async () => ({ limit: 10, used: 4, remaining: 6 })),
-    };
+    quota = { refusal: jest.fn(async () => new QuotaExceededError(10)) };
     audit = { record: jest.fn(async () => undefined), recordMany: jest.fn(async () => undefined) };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
@@ -107,8 +104,10 @@ describe(SubnamesService.name, () => {
       const name = jest.spyOn(ens, 'normalizeName');
       const address = jest.spyOn(records, 'checkedAddress');
       const contenthash = jest.spyOn(records, 'checkedContenthash');
-      repository.createCharged.mockImplementation(async (_m: EntityManager, w: SubnameWrite) => ({
+      repository.write.mockImplementation(async (_m: EntityManager, w: SubnameWrite) => ({
         entity: entity(w.fullName),
+        created: true,
+        previous: null,
         quota: { limit: 10, used: 1 },
       }));
 
@@ -119,7 +118,12 @@ describe(SubnamesService.name, () => {
       expect(name).toHaveBeenCalledTimes(1);
       expect(address).toHaveBeenCalledTimes(2);
       expect(contenthash).toHaveBeenCalledTimes(1);
-      const write = repository.createCharged.mock.calls[0][1] as SubnameWrite;
+      const [manager, write, by, createOnly] = repository.write.mock.calls[0] as [
+        unknown,
+        SubnameWrite,
+        unknown,
+        unknown,
+      ];
       expect(write).toMatchObject({
         fullName: 'alice.oak.eth',
         parentName: 'oak.eth',
@@ -129,29 +133,40 @@ describe(SubnamesService.name, () => {
         owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
         contenthash: body.contenthash,
       });
-      expect(result).toMatchObject({ created: true, quota: { limit: 10, used: 1, remaining: 9 } });
-      // The statement of createCharged records and charges the creation itself (e2e: audit, quota-concurrency).
-      expect(repository.createCharged.mock.calls[0][2]).toBe(BY);
-      expect(repository.upsert).not.toHaveBeenCalled();
-      expect(quota.charge).not.toHaveBeenCalled();
+      // Outside any transaction: the repository's statement records and charges the creation itself (e2e: audit,
+      // quota-concurrency).
+      expect([manager, by, createOnly]).toEqual([MANAGER, BY, false]);
+      expect(events).toEqual(['evict alice.oak.eth']);
+      expect(result).toEqual({
+        subname: toSubnameResponse(entity('alice.oak.eth')),
+        created: true,
+        quota: { limit: 10, used: 1, remaining: 9 },
+        ended: [],
+      });
       expect(audit.record).not.toHaveBeenCalled();
     });
 
-    it('records an update with only the fields that changed, before and after', async () => {
+    it('an update answers the row written, not created, with the key’s quota as it stands', async () => {
       const previous = entity('alice.oak.eth');
       const updated = Object.assign(entity('alice.oak.eth'), { owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' });
-      repository.upsert.mockResolvedValue({ entity: updated, inserted: false, previous });
-      quota.view.mockResolvedValue({ limit: 10, used: 1, remaining: 9 });
+      repository.write.mockResolvedValue({ entity: updated, created: false, previous, quota: { limit: 10, used: 4 } });
       const dto = (await pipe.transform(body, { type: 'body', metatype: CreateSubnameDto })) as CreateSubnameDto;
-      await sut.upsert(KEY, dto, BY);
-      expect(audit.record).toHaveBeenCalledWith(MANAGER, {
-        by: BY,
-        action: 'subname.update',
-        subject: 'alice.oak.eth',
-        before: { owner: null },
-        after: { owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' },
+      expect(await sut.upsert(KEY, dto, BY)).toEqual({
+        subname: toSubnameResponse(updated),
+        created: false,
+        quota: { limit: 10, used: 4, remaining: 6 },
+        ended: [],
       });
-      expect(quota.charge).not.toHaveBeenCalled();
+    });
+
+    it('a creation the statement refuses for quota is 403 QUOTA_EXCEEDED, told by the quota service', async () => {
+      repository.write.mockRejectedValue(
+        Object.assign(new Error('no creation left'), { driverError: { code: 'SNS01' } }),
+      );
+      const dto = (await pipe.transform(body, { type: 'body', metatype: CreateSubnameDto })) as CreateSubnameDto;
+      await expect(sut.upsert(KEY, dto, BY)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+      expect(quota.refusal).toHaveBeenCalledWith(MANAGER, KEY.id);
+      expect(events).toEqual([]);
     });
 
     it('checks the scope before writing', async () => {
@@ -160,8 +175,34 @@ describe(SubnamesService.name, () => {
         { type: 'body', metatype: CreateSubnameDto },
       )) as CreateSubnameDto;
       await expect(sut.upsert(KEY, dto, BY)).rejects.toMatchObject({ code: 'FORBIDDEN_PARENT' });
-      expect(repository.upsert).not.toHaveBeenCalled();
-      expect(repository.createCharged).not.toHaveBeenCalled();
+      expect(repository.write).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('write with a guard (holders)', () => {
+    const w: SubnameWrite = {
+      ...toSubnameWrite(KEY.id, { parentName: 'oak.eth', label: 'alice' } as CreateSubnameDto),
+    };
+
+    it('runs the guard first, then creates only, in one transaction', async () => {
+      const guard = jest.fn(async () => {
+        events.push('guard');
+      });
+      repository.write.mockImplementation(async () => {
+        events.push('write');
+        return { entity: entity('alice.oak.eth'), created: true, previous: null, quota: { limit: 10, used: 2 } };
+      });
+      const result = await sut.write(w, BY, { createOnly: true, guard });
+      expect(repository.write).toHaveBeenCalledWith(MANAGER, w, BY, true);
+      expect(events).toEqual(['guard', 'write', 'commit', 'evict alice.oak.eth']);
+      expect(result).toMatchObject({ created: true, quota: { limit: 10, used: 2, remaining: 8 } });
+    });
+
+    it('a stored name is 409 SUBNAME_TAKEN, thrown inside the transaction, so the guard’s counts are undone', async () => {
+      repository.write.mockResolvedValue(null);
+      const refused = sut.write(w, BY, { createOnly: true, guard: async () => undefined });
+      await expect(refused).rejects.toMatchObject({ constructor: SubnameTakenError, code: 'SUBNAME_TAKEN' });
+      expect(events).toEqual([]);
     });
   });
 
@@ -357,7 +398,11 @@ describe(SubnamesService.name, () => {
 
     it('an upsert evicts its name right after the commit: the next read sees the write', async () => {
       await storedThenChanged(owned());
-      repository.upsert.mockResolvedValue({ entity: owned(), inserted: false, previous: entity('alice.oak.eth') });
+      // The repository commits the update in a transaction of its own.
+      repository.write.mockImplementation(async () => {
+        events.push('commit');
+        return { entity: owned(), created: false, previous: entity('alice.oak.eth'), quota: { limit: 10, used: 1 } };
+      });
       const dto = (await pipe.transform(
         { parentName: 'oak.eth', label: 'alice', owner: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' },
         { type: 'body', metatype: CreateSubnameDto },

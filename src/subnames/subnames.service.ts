@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedKey } from '../auth/api-key';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AuditService } from '../audit/audit.service';
@@ -11,14 +11,13 @@ import { isStatementTimeout } from '../common/persistence/database-errors';
 import { AppConfig } from '../config/app-config';
 import { QuotaService, QuotaView, toQuotaView } from '../quota/quota.service';
 import { ReadRouter } from '../reads/read-router';
-import { QUOTA_REFUSED_SQLSTATE } from './charged-create.statement';
 import { CreateSubnameDto } from './dto/create-subname.dto';
 import { ExportSubnamesQueryDto, toSubnameExportLine } from './dto/export-subnames.dto';
 import { SearchSubnamesDto } from './dto/search-subnames.dto';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { SubnameResponse, toSubnameResponse } from './dto/subname.response';
 import { toSubnameFilter } from './search-filter';
-import { auditedSubname, subnameWriteEvent } from './subname-audit';
+import { auditedSubname } from './subname-audit';
 import { SubnameCache } from './subname-cache';
 import { ExportPreambles } from './export-preambles';
 import { EndedPrimaryName, endedBy, PrimaryNameEndings } from './primary-name-endings';
@@ -26,8 +25,9 @@ import type { SubnameWrite } from './subname-row';
 import { refuseOutsideScope } from './subname-scope';
 import { toSubnameWrite } from './subname-write';
 import { RecordMap, SubnameEntity } from './subname.entity';
-import { SubnameNotFoundError } from './subnames.errors';
-import { SubnamesRepository } from './subnames.repository';
+import { SubnameNotFoundError, SubnameTakenError } from './subnames.errors';
+import { SubnamesRepository, SubnameWritten } from './subnames.repository';
+import { isQuotaRefusal } from './upsert-queries';
 import { ExportSlots } from './export-slots';
 
 /** What resolution reads of a stored subname: addresses by decimal coin type, contenthash as its URI. Read-only. */
@@ -36,6 +36,14 @@ export interface SubnameRecords {
   addresses: Readonly<RecordMap>;
   contenthash: string | null;
   ttl: number | null;
+}
+
+/** Checks and counts of the caller, run first in the write's transaction: throwing refuses the write and undoes them. */
+export type WriteGuard = (manager: EntityManager) => Promise<void>;
+
+export interface WriteOptions {
+  createOnly?: boolean;
+  guard?: WriteGuard;
 }
 
 export interface WriteResult {
@@ -70,39 +78,45 @@ export class SubnamesService {
     @Optional() private readonly endings?: PrimaryNameEndings,
   ) {}
 
-  /**
-   * Create-or-update keyed by fullName; a creation charges the key's quota in the same transaction as the
-   * write and its audit event, so a refused charge leaves neither.
-   */
+  /** Create-or-update keyed by fullName, in the key's scope; a creation is charged to the key. */
   async upsert(key: AuthenticatedKey, dto: CreateSubnameDto, by: Actor): Promise<WriteResult> {
     this.keys.authorize(key, dto.parentName);
-    const write = toSubnameWrite(key.id, dto);
-    // Most writes create: one statement creates, records and charges. A name that exists is updated below.
-    const created = await this.createCharged(write, by);
-    if (created) {
-      this.cache.written([write.fullName]);
-      const quota = toQuotaView(created.quota);
-      return { subname: toSubnameResponse(created.entity), created: true, quota, ended: [] };
-    }
-    const { written, ...result } = await this.dataSource.transaction(async (manager) => {
-      const written = await this.subnames.upsert(manager, write, true);
-      const { entity, inserted, previous } = written;
-      await this.audit.record(manager, subnameWriteEvent(by, entity, previous));
-      const quota = inserted ? await this.quota.charge(manager, key.id) : await this.quota.view(manager, key.id);
-      return { subname: toSubnameResponse(entity), created: inserted, quota, written };
-    });
-    this.cache.written([write.fullName]);
-    return { ...result, ended: await endedBy(this.endings, [written]) };
+    return this.write(toSubnameWrite(key.id, dto), by);
   }
 
-  private async createCharged(write: SubnameWrite, by: Actor) {
+  /**
+   * The one road of a subname's create or update (keyed and holders' writes): the write, its audit event and a
+   * creation's quota charge (to `w.createdBy`) commit together, so a refused charge leaves none of them.
+   * `createOnly`: 409 SUBNAME_TAKEN when the name is stored. `guard`: run first, in the write's transaction.
+   */
+  async write(w: SubnameWrite, by: Actor, { createOnly = false, guard }: WriteOptions = {}): Promise<WriteResult> {
+    // Thrown inside the guard's transaction, a name found stored undoes the guard's counts too.
+    const writeOn = async (m: EntityManager) => {
+      const written = await this.subnames.write(m, w, by, createOnly);
+      if (!written) throw new SubnameTakenError(w.fullName);
+      return written;
+    };
+    let written: SubnameWritten;
     try {
-      return await this.subnames.createCharged(this.dataSource.manager, write, by);
+      // Without a guard a creation is one statement outside any transaction (one round trip).
+      written = guard
+        ? await this.dataSource.transaction(async (m) => {
+            await guard(m);
+            return writeOn(m);
+          })
+        : await writeOn(this.dataSource.manager);
     } catch (e) {
-      const code = (e as { driverError?: { code?: unknown } }).driverError?.code;
-      if (code === QUOTA_REFUSED_SQLSTATE) throw await this.quota.refusal(this.dataSource.manager, write.createdBy);
+      if (isQuotaRefusal(e)) throw await this.quota.refusal(this.dataSource.manager, w.createdBy);
       throw e;
     }
+    this.cache.written([w.fullName]);
+    const { entity, created, quota } = written;
+    return {
+      subname: toSubnameResponse(entity),
+      created,
+      quota: toQuotaView(quota),
+      ended: await endedBy(this.endings, [written]),
+    };
   }
 
   /**

@@ -1,49 +1,80 @@
+import { auditCreatedRowsStatement } from '../audit/audit.statements';
+import type { Actor } from '../audit/audit.types';
+import { SqlParams } from '../common/persistence/sql-params';
+import { chargeStatement } from '../quota/quota.statements';
 import { JSONB_FIELDS, OPTIONAL_COLUMNS, stored, SubnameWrite } from './subname-row';
 
+/** SQLSTATE of sns_refuse (migration StatementRefusal): a charged insert found no unit left on the key. */
+export const QUOTA_REFUSED_SQLSTATE = 'SNS01';
+
+export function isQuotaRefusal(e: unknown): boolean {
+  return (e as { driverError?: { code?: unknown } }).driverError?.code === QUOTA_REFUSED_SQLSTATE;
+}
+
 /**
- * The INSERT of a write that stops at the unique full name (RETURNING only a new row), and its parameters.
+ * The INSERT of a write that stops at the unique full name (RETURNING only a new row).
  * `lock`: on conflict it locks the existing row (an ON CONFLICT update whose condition is false locks the row
  * and changes nothing), so that no other writer can delete or change it before this transaction's update.
  */
-export function insertQuery(w: SubnameWrite, onConflict: 'skip' | 'lock' = 'skip'): { sql: string; params: unknown[] } {
-  const params: unknown[] = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy];
+function insertQuery(params: SqlParams, w: SubnameWrite, onConflict: 'skip' | 'lock'): string {
+  const fixed = [w.fullName, w.parentName, w.label, w.namehash, w.createdBy].map((v) => params.add(v));
   let columns = '';
   let values = '';
   for (const [field, column, cast] of OPTIONAL_COLUMNS) {
     const value = w[field];
     if (value === undefined) continue;
-    params.push(stored(value, cast));
     columns += `, ${column}`;
-    values += `, $${params.length}${cast}`;
+    values += `, ${params.add(stored(value, cast))}${cast}`;
   }
-  const sql = `INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${columns})
-      VALUES ($1, $2, $3, $4, $5${values})
+  return `INSERT INTO subnames (full_name, parent_name, label, namehash, created_by${columns})
+      VALUES (${fixed.join(', ')}${values})
       ON CONFLICT (full_name) ${onConflict === 'lock' ? 'DO UPDATE SET updated_at = subnames.updated_at WHERE false' : 'DO NOTHING'}
       RETURNING *`;
-  return { sql, params };
+}
+
+/**
+ * The creation of an absent name with its audit event and its quota charge (to the key `w.createdBy`), in one
+ * statement: outside a transaction it commits alone, in one round trip. No row when the name exists (nothing is
+ * charged or recorded; see insertQuery for `lock`). With no unit left the statement refuses
+ * (QUOTA_REFUSED_SQLSTATE) and writes nothing. The row comes with `quota_limit` and `quota_used`.
+ */
+export function chargedInsertQuery(params: SqlParams, w: SubnameWrite, by: Actor, onConflict: 'skip' | 'lock'): string {
+  const insert = insertQuery(params, w, onConflict);
+  const charge = chargeStatement(params, w.createdBy, 1, 'ins');
+  const after = OPTIONAL_COLUMNS.map(([, column]) => column);
+  const audit = auditCreatedRowsStatement(params, {
+    rows: 'ins',
+    by,
+    action: 'subname.create',
+    subject: 'full_name',
+    after,
+  });
+  return `
+      WITH ins AS (${insert}), charged AS (${charge}), audit AS (${audit})
+      SELECT ins.*, charged."limit" AS quota_limit, charged.used AS quota_used,
+             CASE WHEN charged.used IS NULL THEN sns_refuse('no creation left on this key') END AS refused
+        FROM ins LEFT JOIN charged ON true`;
 }
 
 /**
  * The UPDATE of a write to the row it locks, RETURNING the new row and its values before (`old_<column>`).
  * It mentions only the name and the given fields: PostgreSQL cannot type an unused parameter.
  */
-export function updateQuery(w: SubnameWrite): { sql: string; params: unknown[] } {
-  const params: unknown[] = [w.fullName];
+export function updateQuery(params: SqlParams, w: SubnameWrite): string {
+  const name = params.add(w.fullName);
   const updates: string[] = [];
   for (const [field, column, cast] of OPTIONAL_COLUMNS) {
     const value = w[field];
     if (value === undefined) continue;
-    params.push(stored(value, cast));
-    updates.push(`${column} = $${params.length}${cast}`);
+    updates.push(`${column} = ${params.add(stored(value, cast))}${cast}`);
   }
   updates.push('updated_at = now()');
   // The locked self-join reads the row as it was before this statement changed it.
-  const sql = `
+  return `
       UPDATE subnames s SET ${updates.join(', ')}
-        FROM (SELECT * FROM subnames WHERE full_name = $1 FOR UPDATE) old
+        FROM (SELECT * FROM subnames WHERE full_name = ${name} FOR UPDATE) old
        WHERE s.id = old.id
       RETURNING s.*, ${OPTIONAL_COLUMNS.map(([, column]) => `old.${column} AS old_${column}`).join(', ')}`;
-  return { sql, params };
 }
 
 /**

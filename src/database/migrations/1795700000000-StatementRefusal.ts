@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `sns_refuse(reason)` raises SQLSTATE SNS01 with that message: how one statement that wrote rows undoes them
  * all when a condition it computed fails (a creation charged in the statement that makes it, when the quota has
- * no room: SubnamesRepository.createCharged).
+ * no room: SubnamesRepository.write).
  */
 export class StatementRefusal1795700000000 implements MigrationInterface {
   name = 'StatementRefusal1795700000000';
