@@ -2,8 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ensRegistryArtifact from '@ensdomains/ens/build/contracts/ENSRegistry.json';
-import reverseRegistrarArtifact from '@ensdomains/ens/build/contracts/ReverseRegistrar.json';
+import { ENSRegistry, ReverseRegistrar } from '@ensdomains/ens';
 import {
   AbiCoder,
   type BrowserProvider,
@@ -90,14 +89,9 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
       await contract.waitForDeployment();
       return contract.getAddress();
     };
-    const registryAddress = await deploy(ensRegistryArtifact.abi, ensRegistryArtifact.bytecode);
-    registry = new Contract(registryAddress, ensRegistryArtifact.abi, owner);
-    reverseRegistrar = await deploy(
-      reverseRegistrarArtifact.abi,
-      reverseRegistrarArtifact.bytecode,
-      registryAddress,
-      ZeroAddress,
-    );
+    const registryAddress = await deploy(ENSRegistry.abi, ENSRegistry.bytecode);
+    registry = new Contract(registryAddress, ENSRegistry.abi, owner);
+    reverseRegistrar = await deploy(ReverseRegistrar.abi, ReverseRegistrar.bytecode, registryAddress, ZeroAddress);
     const tx = async (p: Promise<{ wait(): Promise<unknown> }>) => (await p).wait();
     await tx(registry.setSubnodeOwner(ZeroHash, id('reverse'), deployer.address));
     await tx(registry.setSubnodeOwner(namehash('reverse'), id('addr'), reverseRegistrar));

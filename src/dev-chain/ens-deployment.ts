@@ -13,8 +13,7 @@ import {
   ZeroAddress,
   ZeroHash,
 } from 'ethers';
-import ensRegistryArtifact from '@ensdomains/ens/build/contracts/ENSRegistry.json';
-import reverseRegistrarArtifact from '@ensdomains/ens/build/contracts/ReverseRegistrar.json';
+import { ENSRegistry, ReverseRegistrar } from '@ensdomains/ens';
 import { committedArtifact } from '../chain/resolver-artifact';
 
 export interface EnsContracts {
@@ -44,7 +43,7 @@ export async function deployContract(
 
 /** The registry (root held by `deployer`), `.eth` held by the base registrar, and `addr.reverse` by its registrar. */
 export async function deployEns(deployer: Wallet): Promise<EnsContracts> {
-  const registry = await deployContract(deployer, ensRegistryArtifact);
+  const registry = await deployContract(deployer, ENSRegistry);
   const registryAddress = await registry.getAddress();
   const registrar = await deployContract(
     deployer,
@@ -53,7 +52,7 @@ export async function deployEns(deployer: Wallet): Promise<EnsContracts> {
     namehash('eth'),
   );
   const wrapper = await deployContract(deployer, committedArtifact('dev/NameWrapper'), registryAddress);
-  const reverseRegistrar = await deployContract(deployer, reverseRegistrarArtifact, registryAddress, ZeroAddress);
+  const reverseRegistrar = await deployContract(deployer, ReverseRegistrar, registryAddress, ZeroAddress);
   await mined(registry.setSubnodeOwner(ZeroHash, id('eth'), await registrar.getAddress()));
   await mined(registry.setSubnodeOwner(ZeroHash, id('reverse'), deployer.address));
   await mined(registry.setSubnodeOwner(namehash('reverse'), id('addr'), await reverseRegistrar.getAddress()));

@@ -1,5 +1,4 @@
-import type { EntityManager } from 'typeorm';
-import { migratedDatabase, MigratedDatabase } from '../../test/support/pglite-data-source';
+import { insertApiKey, useMigratedDatabase } from '../../test/support/pglite-data-source';
 import { SqlParams } from '../common/persistence/sql-params';
 import { chargeStatement, QuotaState, quotaStateStatement } from './quota.statements';
 
@@ -8,37 +7,27 @@ const OTHER = '00000000-0000-4000-8000-000000000002';
 
 // The builders' SQL run for real on the migrated schema (PGlite), alone and inside a caller's statement.
 describe('quota statements', () => {
-  let db: MigratedDatabase;
-  let manager: EntityManager;
+  const db = useMigratedDatabase('key_quotas, api_keys');
 
   const state = async (keyId: string): Promise<QuotaState | undefined> => {
     const params = new SqlParams();
-    return ((await manager.query(quotaStateStatement(params, keyId), params.values)) as QuotaState[])[0];
+    return ((await db.manager.query(quotaStateStatement(params, keyId), params.values)) as QuotaState[])[0];
   };
   /** A caller's statement that makes `made` rows (0 or 1) in a CTE, then charges one unit when it made one. */
   const chargeWhenMade = async (made: number): Promise<QuotaState[]> => {
     const params = new SqlParams();
     const madeCte = `made AS (SELECT n FROM generate_series(1, ${params.add(made)}::int) AS n)`;
     const sql = `WITH ${madeCte}, charged AS (${chargeStatement(params, KEY, 1, 'made')}) SELECT * FROM charged`;
-    return manager.query(sql, params.values);
+    return db.manager.query(sql, params.values);
   };
 
-  beforeAll(async () => {
-    db = await migratedDatabase();
-    manager = db.dataSource.manager;
-  });
-  afterAll(() => db?.close());
   beforeEach(async () => {
-    await manager.query('TRUNCATE key_quotas, api_keys CASCADE');
     for (const [id, hash, limit] of [
       [KEY, 'e'.repeat(64), 3],
       [OTHER, 'f'.repeat(64), 1],
     ] as const) {
-      await manager.query(
-        `INSERT INTO api_keys (id, name, key_prefix, key_hash, parent_names) VALUES ($1, 'k', 'sns_k', $2, '{oak.eth}')`,
-        [id, hash],
-      );
-      await manager.query('INSERT INTO key_quotas (api_key_id, quota_limit, used) VALUES ($1, $2, 0)', [id, limit]);
+      await insertApiKey(db.manager, id, hash);
+      await db.manager.query('INSERT INTO key_quotas (api_key_id, quota_limit, used) VALUES ($1, $2, 0)', [id, limit]);
     }
   });
 
@@ -46,7 +35,7 @@ describe('quota statements', () => {
     it('takes the units while that many are left, returning the state after; past the limit no row, nothing taken', async () => {
       const charge = async (units: number) => {
         const params = new SqlParams();
-        const [rows] = (await manager.query(chargeStatement(params, KEY, units), params.values)) as [QuotaState[]];
+        const [rows] = (await db.manager.query(chargeStatement(params, KEY, units), params.values)) as [QuotaState[]];
         return rows;
       };
       expect(await charge(2)).toEqual([{ limit: 3, used: 2 }]);

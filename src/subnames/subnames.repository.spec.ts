@@ -1,5 +1,4 @@
-import type { EntityManager } from 'typeorm';
-import { migratedDatabase, MigratedDatabase } from '../../test/support/pglite-data-source';
+import { insertApiKey, useMigratedDatabase } from '../../test/support/pglite-data-source';
 import { QuotaRepository } from '../quota/quota.repository';
 import type { SubnameWrite } from './subname-row';
 import { SubnamesRepository } from './subnames.repository';
@@ -24,15 +23,14 @@ const write = (fullName: string, fields: Partial<SubnameWrite> = {}): SubnameWri
 // Each method runs on the migrated schema (PGlite, through TypeORM and pg as in the service): what it writes,
 // returns and leaves, not how its SQL reads.
 describe(SubnamesRepository.name, () => {
-  let db: MigratedDatabase;
-  let manager: EntityManager;
+  const db = useMigratedDatabase('subnames, audit_events, key_quotas, api_keys');
   const sut = new SubnamesRepository();
 
   /** A row as a test needs it before the call: its parent and label from the full name. */
   const seed = async (fullName: string, fields: Record<string, unknown> = {}) => {
     const w = write(fullName);
     const row = { texts: {}, addresses: {}, metadata: {}, owner: null, ttl: null, created_at: SEEDED_AT, ...fields };
-    await manager.query(
+    await db.manager.query(
       `INSERT INTO subnames (full_name, parent_name, label, namehash, created_by, texts, addresses, metadata, owner, ttl,
                              created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9, $10, $11, $11)`,
@@ -52,27 +50,18 @@ describe(SubnamesRepository.name, () => {
     );
   };
   const stored = async () =>
-    (await manager.query('SELECT * FROM subnames ORDER BY full_name')) as Record<string, unknown>[];
+    (await db.manager.query('SELECT * FROM subnames ORDER BY full_name')) as Record<string, unknown>[];
   const used = async () =>
-    ((await manager.query('SELECT used FROM key_quotas WHERE api_key_id = $1', [KEY_ID])) as { used: number }[])[0]
+    ((await db.manager.query('SELECT used FROM key_quotas WHERE api_key_id = $1', [KEY_ID])) as { used: number }[])[0]
       .used;
   const auditRows = () =>
-    manager.query('SELECT actor, request_id, action, subject, before, after FROM audit_events ORDER BY id') as Promise<
-      Record<string, unknown>[]
-    >;
+    db.manager.query(
+      'SELECT actor, request_id, action, subject, before, after FROM audit_events ORDER BY id',
+    ) as Promise<Record<string, unknown>[]>;
 
-  beforeAll(async () => {
-    db = await migratedDatabase();
-    manager = db.dataSource.manager;
-  });
-  afterAll(() => db?.close());
   beforeEach(async () => {
-    await manager.query('TRUNCATE subnames, audit_events, key_quotas, api_keys CASCADE');
-    await manager.query(
-      `INSERT INTO api_keys (id, name, key_prefix, key_hash, parent_names) VALUES ($1, 'k', 'sns_k', $2, '{oak.eth}')`,
-      [KEY_ID, 'f'.repeat(64)],
-    );
-    await new QuotaRepository().create(manager, KEY_ID, 2);
+    await insertApiKey(db.manager, KEY_ID, 'f'.repeat(64));
+    await new QuotaRepository().create(db.manager, KEY_ID, 2);
   });
 
   describe('write', () => {
@@ -83,8 +72,8 @@ describe(SubnamesRepository.name, () => {
         owner: OWNER,
         ttl: 60,
       });
-      const query = jest.spyOn(manager, 'query');
-      const created = await sut.write(manager, w, BY);
+      const query = jest.spyOn(db.manager, 'query');
+      const created = await sut.write(db.manager, w, BY);
       // One statement, one round trip: no BEGIN, no COMMIT.
       expect(query).toHaveBeenCalledTimes(1);
       query.mockRestore();
@@ -123,9 +112,9 @@ describe(SubnamesRepository.name, () => {
     });
 
     it('charges exactly one unit per creation, and the key’s next creation past its limit is refused', async () => {
-      expect((await sut.write(manager, write('a.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 1 });
-      expect((await sut.write(manager, write('b.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 2 });
-      await expect(sut.write(manager, write('c.oak.eth'), BY)).rejects.toMatchObject({
+      expect((await sut.write(db.manager, write('a.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 1 });
+      expect((await sut.write(db.manager, write('b.oak.eth'), BY))!.quota).toEqual({ limit: 2, used: 2 });
+      await expect(sut.write(db.manager, write('c.oak.eth'), BY)).rejects.toMatchObject({
         driverError: { code: QUOTA_REFUSED_SQLSTATE },
       });
       expect(await used()).toBe(2);
@@ -135,15 +124,15 @@ describe(SubnamesRepository.name, () => {
 
     it('createOnly on a name that exists: null, and nothing written, charged or recorded', async () => {
       await seed('alice.oak.eth', { texts: { url: 'old' } });
-      expect(await sut.write(manager, write('alice.oak.eth', { texts: { url: 'new' } }), BY, true)).toBeNull();
+      expect(await sut.write(db.manager, write('alice.oak.eth', { texts: { url: 'new' } }), BY, true)).toBeNull();
       expect((await stored()).map((r) => r.texts)).toEqual([{ url: 'old' }]);
       expect(await used()).toBe(0);
       expect(await auditRows()).toEqual([]);
     });
 
     it('no unit left: refused with its SQLSTATE, and neither the name nor its event is written', async () => {
-      await manager.query('UPDATE key_quotas SET used = quota_limit WHERE api_key_id = $1', [KEY_ID]);
-      const refused = sut.write(manager, write('alice.oak.eth'), BY);
+      await db.manager.query('UPDATE key_quotas SET used = quota_limit WHERE api_key_id = $1', [KEY_ID]);
+      const refused = sut.write(db.manager, write('alice.oak.eth'), BY);
       await expect(refused).rejects.toMatchObject({ driverError: { code: QUOTA_REFUSED_SQLSTATE } });
       expect(await stored()).toEqual([]);
       expect(await auditRows()).toEqual([]);
@@ -151,7 +140,7 @@ describe(SubnamesRepository.name, () => {
     });
 
     it('an absent name: left-out fields are stored empty', async () => {
-      const r = await sut.write(manager, write('alice.oak.eth', { ttl: 5 }), BY);
+      const r = await sut.write(db.manager, write('alice.oak.eth', { ttl: 5 }), BY);
       expect(r!.entity).toMatchObject({
         texts: {},
         addresses: {},
@@ -164,14 +153,14 @@ describe(SubnamesRepository.name, () => {
 
     it('an existing name is updated in its one row: given fields replaced, others kept, only the changes recorded, nothing charged', async () => {
       await seed('alice.oak.eth', { texts: { url: 'old' }, owner: OWNER, ttl: 1 });
-      await manager.query('UPDATE key_quotas SET used = 1 WHERE api_key_id = $1', [KEY_ID]);
-      const r = await sut.write(manager, write('alice.oak.eth', { texts: { url: 'new' }, ttl: 1 }), BY);
+      await db.manager.query('UPDATE key_quotas SET used = 1 WHERE api_key_id = $1', [KEY_ID]);
+      const r = await sut.write(db.manager, write('alice.oak.eth', { texts: { url: 'new' }, ttl: 1 }), BY);
       expect(r).toMatchObject({ created: false, quota: { limit: 2, used: 1 } });
       expect(r!.entity).toMatchObject({ texts: { url: 'new' }, owner: OWNER, ttl: 1 });
       expect(r!.previous).toMatchObject({ texts: { url: 'old' }, owner: OWNER, ttl: 1 });
       expect(r!.entity.createdAt.toISOString()).toBe(SEEDED_AT);
       expect(r!.entity.updatedAt.getTime()).toBeGreaterThan(Date.parse(SEEDED_AT));
-      const second = await sut.write(manager, write('alice.oak.eth', { ttl: 9, owner: null }), BY);
+      const second = await sut.write(db.manager, write('alice.oak.eth', { ttl: 9, owner: null }), BY);
       expect(second!.previous).toMatchObject({ texts: { url: 'new' }, owner: OWNER, ttl: 1 });
       expect(second!.entity).toMatchObject({ texts: { url: 'new' }, owner: null, ttl: 9 });
       expect(await stored()).toHaveLength(1);
@@ -186,7 +175,7 @@ describe(SubnamesRepository.name, () => {
       // The first insert answers as if the name were stored; the update then finds no row.
       const racing = sut as unknown as { chargedInsert: SubnamesRepository['write'] };
       const spy = jest.spyOn(racing, 'chargedInsert').mockResolvedValueOnce(null);
-      const r = await sut.write(manager, write('alice.oak.eth', { owner: OWNER }), BY);
+      const r = await sut.write(db.manager, write('alice.oak.eth', { owner: OWNER }), BY);
       expect(r).toMatchObject({
         created: true,
         previous: null,
@@ -202,7 +191,7 @@ describe(SubnamesRepository.name, () => {
 
   describe('upsertMany', () => {
     it('results in the order of the writes; left-out fields insert empty', async () => {
-      const results = await sut.upsertMany(manager, [
+      const results = await sut.upsertMany(db.manager, [
         write('b.oak.eth', { ttl: 5 }),
         write('a.oak.eth', { ttl: null }),
       ]);
@@ -216,7 +205,10 @@ describe(SubnamesRepository.name, () => {
 
     it('a field every item gives is taken from the item; a field no item gives is left alone', async () => {
       await seed('a.oak.eth', { texts: { url: 'old' }, owner: OWNER, ttl: 1 });
-      const [a, b] = await sut.upsertMany(manager, [write('a.oak.eth', { ttl: 5 }), write('b.oak.eth', { ttl: null })]);
+      const [a, b] = await sut.upsertMany(db.manager, [
+        write('a.oak.eth', { ttl: 5 }),
+        write('b.oak.eth', { ttl: null }),
+      ]);
       expect(a).toMatchObject({ inserted: false, entity: { texts: { url: 'old' }, owner: OWNER, ttl: 5 } });
       expect(b).toMatchObject({ inserted: true });
     });
@@ -224,7 +216,7 @@ describe(SubnamesRepository.name, () => {
     it('a field some items give is taken only for the full names that give it', async () => {
       await seed('a.oak.eth', { texts: { url: 'old' }, owner: OWNER });
       await seed('b.oak.eth', { texts: { url: 'b' } });
-      const [a, b, c] = await sut.upsertMany(manager, [
+      const [a, b, c] = await sut.upsertMany(db.manager, [
         write('a.oak.eth', { texts: { url: 'x' }, owner: null }),
         write('b.oak.eth', { owner: OWNER }),
         write('c.oak.eth', { texts: {} }),
@@ -237,15 +229,15 @@ describe(SubnamesRepository.name, () => {
     it('items that change nothing keep updated_at; a change moves it', async () => {
       await seed('a.oak.eth', { texts: { url: 'old' }, ttl: 1 });
       await seed('b.oak.eth', { ttl: 1 });
-      const same = await sut.upsertMany(manager, [write('a.oak.eth'), write('b.oak.eth', { texts: {} })]);
+      const same = await sut.upsertMany(db.manager, [write('a.oak.eth'), write('b.oak.eth', { texts: {} })]);
       expect(same.map((r) => r.entity.updatedAt.toISOString())).toEqual([SEEDED_AT, SEEDED_AT]);
-      const [changed] = await sut.upsertMany(manager, [write('b.oak.eth', { ttl: 2 })]);
+      const [changed] = await sut.upsertMany(db.manager, [write('b.oak.eth', { ttl: 2 })]);
       expect(changed.entity.updatedAt.getTime()).toBeGreaterThan(Date.parse(SEEDED_AT));
     });
 
     it('an update hands back the row it replaced as "previous", for the audit trail; a creation none', async () => {
       await seed('a.oak.eth', { texts: { url: 'old' }, owner: OWNER, ttl: 1 });
-      const [a, b] = await sut.upsertMany(manager, [
+      const [a, b] = await sut.upsertMany(db.manager, [
         write('a.oak.eth', { texts: { url: 'new' }, ttl: 9 }),
         write('b.oak.eth'),
       ]);
@@ -303,7 +295,7 @@ describe(SubnamesRepository.name, () => {
     it('rows created at the same instant come in id order, so pages never overlap', async () => {
       await seed('zed.elm.eth', { created_at: '2026-01-01T00:06:00.000Z' });
       const ids = (
-        (await manager.query(`SELECT label FROM subnames WHERE parent_name = 'elm.eth' ORDER BY id`)) as {
+        (await db.manager.query(`SELECT label FROM subnames WHERE parent_name = 'elm.eth' ORDER BY id`)) as {
           label: string;
         }[]
       ).map((r) => r.label);
@@ -367,12 +359,12 @@ describe(SubnamesRepository.name, () => {
       for (const name of ['b.oak.eth', 'a.oak.eth', 'x.a.oak.eth', 'c.xoak.eth', 'oak.eth', 'd.pine.eth']) {
         await seed(name);
       }
-      const first = await sut.exportPage(manager, 'oak.eth', null, 2);
+      const first = await sut.exportPage(db.manager, 'oak.eth', null, 2);
       expect(first.items.map((e) => e.fullName)).toEqual(['a.oak.eth', 'x.a.oak.eth']);
       expect(first.cursor).toBe('hte.kao.a.x');
-      const second = await sut.exportPage(manager, 'oak.eth', first.cursor, 2);
+      const second = await sut.exportPage(db.manager, 'oak.eth', first.cursor, 2);
       expect(second.items.map((e) => e.fullName)).toEqual(['b.oak.eth']);
-      const last = await sut.exportPage(manager, 'oak.eth', second.cursor, 2);
+      const last = await sut.exportPage(db.manager, 'oak.eth', second.cursor, 2);
       expect(last).toEqual({ items: [], cursor: null });
     });
   });
@@ -382,7 +374,7 @@ describe(SubnamesRepository.name, () => {
     const patch = { setTexts: { c: '3' }, removeTexts: ['a'], setAddresses: {}, removeAddresses: ['60'] };
 
     it('the holder (any letter case) merges and removes keys; the row before comes back beside it', async () => {
-      const r = await sut.patch(manager, 'alice.oak.eth', OWNER.toUpperCase().replace('0X', '0x'), {
+      const r = await sut.patch(db.manager, 'alice.oak.eth', OWNER.toUpperCase().replace('0X', '0x'), {
         ...patch,
         contenthash: 'ipfs://x',
       });
@@ -396,8 +388,10 @@ describe(SubnamesRepository.name, () => {
     });
 
     it('anyone else, or a name that is not stored: null, and the row is unchanged', async () => {
-      expect(await sut.patch(manager, 'alice.oak.eth', '0x0000000000000000000000000000000000000001', patch)).toBeNull();
-      expect(await sut.patch(manager, 'nobody.oak.eth', OWNER, patch)).toBeNull();
+      expect(
+        await sut.patch(db.manager, 'alice.oak.eth', '0x0000000000000000000000000000000000000001', patch),
+      ).toBeNull();
+      expect(await sut.patch(db.manager, 'nobody.oak.eth', OWNER, patch)).toBeNull();
       expect((await stored())[0]).toMatchObject({ texts: { a: '1', b: '2' }, addresses: { '60': '0xab' } });
     });
   });
@@ -411,26 +405,26 @@ describe(SubnamesRepository.name, () => {
 
     it('ownedPage: the names an address holds in any letter case, in creation order, and how many in all', async () => {
       const owner = OWNER.toLowerCase();
-      const page = await sut.ownedPage(manager, owner, { limit: 1, offset: 1 });
+      const page = await sut.ownedPage(db.manager, owner, { limit: 1, offset: 1 });
       expect(page.items.map((e) => e.fullName)).toEqual(['c.oak.eth']);
       expect(page.totalItems).toBe(2);
-      expect(await sut.ownedPage(manager, owner, { limit: 5, offset: 5 })).toEqual({ items: [], totalItems: 2 });
-      expect(await sut.ownedPage(manager, '0x01', { limit: 5, offset: 0 })).toEqual({ items: [], totalItems: 0 });
+      expect(await sut.ownedPage(db.manager, owner, { limit: 5, offset: 5 })).toEqual({ items: [], totalItems: 2 });
+      expect(await sut.ownedPage(db.manager, '0x01', { limit: 5, offset: 0 })).toEqual({ items: [], totalItems: 0 });
     });
 
     it('count, findByFullName and fullNamesAfter read the stored rows', async () => {
-      expect(await sut.count(manager)).toBe(3);
-      expect((await sut.findByFullName(manager, 'b.oak.eth'))?.label).toBe('b');
-      expect(await sut.findByFullName(manager, 'z.oak.eth')).toBeNull();
-      expect(await sut.fullNamesAfter(manager, 'a.oak.eth', 5)).toEqual(['b.oak.eth', 'c.oak.eth']);
-      expect(await sut.fullNamesAfter(manager, '', 1)).toEqual(['a.oak.eth']);
+      expect(await sut.count(db.manager)).toBe(3);
+      expect((await sut.findByFullName(db.manager, 'b.oak.eth'))?.label).toBe('b');
+      expect(await sut.findByFullName(db.manager, 'z.oak.eth')).toBeNull();
+      expect(await sut.fullNamesAfter(db.manager, 'a.oak.eth', 5)).toEqual(['b.oak.eth', 'c.oak.eth']);
+      expect(await sut.fullNamesAfter(db.manager, '', 1)).toEqual(['a.oak.eth']);
     });
 
     it('deleteByFullName: the deleted row, or null; given an owner, only a row that address holds', async () => {
-      expect(await sut.deleteByFullName(manager, 'b.oak.eth', OWNER)).toBeNull();
-      expect((await sut.deleteByFullName(manager, 'c.oak.eth', OWNER.toLowerCase()))?.fullName).toBe('c.oak.eth');
-      expect((await sut.deleteByFullName(manager, 'b.oak.eth'))?.fullName).toBe('b.oak.eth');
-      expect(await sut.deleteByFullName(manager, 'b.oak.eth')).toBeNull();
+      expect(await sut.deleteByFullName(db.manager, 'b.oak.eth', OWNER)).toBeNull();
+      expect((await sut.deleteByFullName(db.manager, 'c.oak.eth', OWNER.toLowerCase()))?.fullName).toBe('c.oak.eth');
+      expect((await sut.deleteByFullName(db.manager, 'b.oak.eth'))?.fullName).toBe('b.oak.eth');
+      expect(await sut.deleteByFullName(db.manager, 'b.oak.eth')).toBeNull();
       expect((await stored()).map((r) => r.full_name)).toEqual(['a.oak.eth']);
     });
   });

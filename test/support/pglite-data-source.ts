@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { runMigrations } from '../../src/database/migrate';
 import { PGliteServer } from '../../src/database/pglite-server';
@@ -91,4 +91,39 @@ export async function migratedDatabase(): Promise<MigratedDatabase> {
       await db.close();
     },
   };
+}
+
+/** What a repository spec reads and writes through; both answer once the suite's first beforeAll has run. */
+export interface SpecDatabase {
+  readonly dataSource: DataSource;
+  readonly manager: EntityManager;
+}
+
+/**
+ * Registers, in the enclosing describe, a migrated database opened before its tests and closed after them, and
+ * `TRUNCATE <tables> CASCADE` before each test (ahead of the spec's own beforeEach, which runs after it).
+ */
+export function useMigratedDatabase(tables: string): SpecDatabase {
+  let db: MigratedDatabase | undefined;
+  beforeAll(async () => {
+    db = await migratedDatabase();
+  });
+  afterAll(() => db?.close());
+  beforeEach(() => db!.dataSource.manager.query(`TRUNCATE ${tables} CASCADE`));
+  return {
+    get dataSource() {
+      return db!.dataSource;
+    },
+    get manager() {
+      return db!.dataSource.manager;
+    },
+  };
+}
+
+/** An API key allowed under oak.eth, the row a key's quota points at. */
+export async function insertApiKey(manager: EntityManager, id: string, keyHash: string): Promise<void> {
+  await manager.query(
+    `INSERT INTO api_keys (id, name, key_prefix, key_hash, parent_names) VALUES ($1, 'k', 'sns_k', $2, '{oak.eth}')`,
+    [id, keyHash],
+  );
 }
