@@ -1,6 +1,7 @@
-import { EnsPlugin, FetchRequest, isError, JsonRpcProvider, namehash, Network, ZeroAddress } from 'ethers';
+import { EnsPlugin, isError, type JsonRpcProvider, namehash, Network, ZeroAddress } from 'ethers';
 import { ChainUnavailableError } from './chain.errors';
 import { ERC165, NAME_WRAPPER, REGISTRY } from './ens-abis';
+import { jsonRpcProvider } from './json-rpc';
 
 export interface EnsChainOptions {
   rpcUrl: string;
@@ -21,14 +22,6 @@ export interface NameHolder {
 
 /** An eth_call's outcome: the return data, or the revert data (a failed transport throws instead). */
 export type CallOutcome = { ok: true; data: string } | { ok: false; revert: string };
-
-const DEFAULT_TIMEOUT_MS = 4000;
-
-function request(url: string, timeoutMs: number): FetchRequest {
-  const req = new FetchRequest(url);
-  req.timeout = timeoutMs;
-  return req;
-}
 
 /** Anything but a contract's revert means the chain could not be read. */
 function unavailable(e: unknown, url: string): ChainUnavailableError {
@@ -57,19 +50,13 @@ export class EnsChain {
   static at(options: EnsChainOptions & { chainId: number }): EnsChain {
     const network = new Network('ens', options.chainId);
     network.attachPlugin(new EnsPlugin(options.registry, options.chainId));
-    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const provider = new JsonRpcProvider(request(options.rpcUrl, timeout), network, {
-      staticNetwork: network,
-      cacheTimeout: -1,
-    });
+    const provider = jsonRpcProvider(options.rpcUrl, network, options.timeoutMs);
     return new EnsChain(provider, options.chainId, options.registry, options.nameWrapper, options.rpcUrl);
   }
 
   /** A chain whose id is asked of the endpoint (the CLI's --rpc-url). */
   static async connect(options: EnsChainOptions): Promise<EnsChain> {
-    const probe = new JsonRpcProvider(request(options.rpcUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS), undefined, {
-      staticNetwork: true,
-    });
+    const probe = jsonRpcProvider(options.rpcUrl, undefined, options.timeoutMs);
     try {
       const chainId = Number(await probe.send('eth_chainId', []));
       return EnsChain.at({ ...options, chainId });

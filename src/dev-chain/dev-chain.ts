@@ -3,7 +3,8 @@
  * parent held by a well-known funded test key, so the portal, the claim page, `resolver check` and primary names
  * can be tried on one machine.
  */
-import { id, JsonRpcProvider, namehash, parseEther, Wallet } from 'ethers';
+import { id, namehash, parseEther, Wallet } from 'ethers';
+import { jsonRpcProvider } from '../chain/json-rpc';
 import { resolverArtifact } from '../chain/resolver-artifact';
 import { deployContract, deployEns, ensSettings, mined } from './ens-deployment';
 import { Evm } from './evm';
@@ -37,7 +38,7 @@ export interface DevChain {
 
 export async function startDevChain(o: DevChainOptions): Promise<DevChain> {
   const rpc = await RpcServer.start(o.chainId, Evm.start(), undefined, o.port);
-  const provider = new JsonRpcProvider(rpc.url, o.chainId, { staticNetwork: true, cacheTimeout: -1 });
+  const provider = jsonRpcProvider(rpc.url, o.chainId);
   try {
     const holder = new Wallet(DEV_PRIVATE_KEY, provider);
     await rpc.evm.fund(rpc.chain, holder.address, DEV_BALANCE);
