@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
-import { ResilientClient } from './resilient-client';
+import { PoolWatch } from '../common/persistence/pool-watch';
+import { resilientClient } from './resilient-client';
 import { TypeOrmNestLogger } from './typeorm-logger';
 
 export interface DatabaseSettings {
@@ -11,8 +12,11 @@ export interface DatabaseSettings {
   connectTimeoutMs: number;
 }
 
-/** The one description of how the service talks to PostgreSQL, shared by the app, the CLI and tests. */
-export function dataSourceOptions(s: DatabaseSettings): DataSourceOptions {
+/**
+ * The one description of how the service talks to PostgreSQL, shared by the app, the CLI and tests. The pool's
+ * connections report to `watch` (the application's own; a fresh one for a data source nobody watches).
+ */
+export function dataSourceOptions(s: DatabaseSettings, watch = new PoolWatch()): DataSourceOptions {
   return {
     type: 'postgres',
     url: s.url,
@@ -29,9 +33,9 @@ export function dataSourceOptions(s: DatabaseSettings): DataSourceOptions {
     // Every wait on the database is bounded, so a request fails (503) instead of hanging when it goes away:
     // connecting and waiting for a pooled connection (connectionTimeoutMillis), a statement on the server
     // (statement_timeout), an answer that never comes over a black-holed connection (query_timeout, after
-    // which ResilientClient ends the connection so the pool drops it), and idle dead peers (TCP keep-alive).
+    // which the resilient client ends the connection so the pool drops it), and idle dead peers (TCP keep-alive).
     extra: {
-      Client: ResilientClient,
+      Client: resilientClient(watch),
       max: s.poolSize,
       connectionTimeoutMillis: s.connectTimeoutMs,
       idleTimeoutMillis: 30_000,

@@ -1,9 +1,9 @@
-import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { poolWatch } from '../common/persistence/pool-watch';
+import { PoolWatch } from '../common/persistence/pool-watch';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
@@ -33,7 +33,7 @@ export const EMBEDDED_POOL_WAIT_MS = 60_000;
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [AppConfig, DatabaseTarget],
+      inject: [AppConfig, DatabaseTarget, PoolWatch],
       extraProviders: [
         {
           provide: DatabaseTarget,
@@ -46,26 +46,40 @@ export const EMBEDDED_POOL_WAIT_MS = 60_000;
           },
         },
       ],
-      useFactory: (config: AppConfig, target: DatabaseTarget) => ({
-        ...dataSourceOptions({
-          url: target.url,
-          // PGlite is one PostgreSQL session: one pooled connection keeps transactions apart.
-          poolSize: target.embedded ? 1 : config.database.poolSize,
-          statementTimeoutMs: config.database.statementTimeoutMs,
-          connectTimeoutMs: target.embedded
-            ? Math.max(config.database.connectTimeoutMs, EMBEDDED_POOL_WAIT_MS)
-            : config.database.connectTimeoutMs,
-        }),
+      useFactory: (config: AppConfig, target: DatabaseTarget, watch: PoolWatch) => ({
+        ...dataSourceOptions(
+          {
+            url: target.url,
+            // PGlite is one PostgreSQL session: one pooled connection keeps transactions apart.
+            poolSize: target.embedded ? 1 : config.database.poolSize,
+            statementTimeoutMs: config.database.statementTimeoutMs,
+            connectTimeoutMs: target.embedded
+              ? Math.max(config.database.connectTimeoutMs, EMBEDDED_POOL_WAIT_MS)
+              : config.database.connectTimeoutMs,
+          },
+          watch,
+        ),
         retryAttempts: 5,
         retryDelay: 2000,
       }),
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
-        poolWatch.watch((dataSource.driver as PostgresDriver).master as Pool);
         await runMigrations(dataSource, new Logger('Migrations'));
         return dataSource;
       },
     }),
   ],
+  providers: [PoolWatch],
+  exports: [PoolWatch],
 })
-export class DatabaseModule {}
+export class DatabaseModule implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly watch: PoolWatch,
+  ) {}
+
+  /** The application's pool watch: its pool's connections report to it, and its waits for one are watched. */
+  onModuleInit(): void {
+    this.watch.watch((this.dataSource.driver as PostgresDriver).master as Pool);
+  }
+}

@@ -3,6 +3,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { controllerApp } from '../../test/support/controller-app';
+import { PoolWatch } from '../common/persistence/pool-watch';
 import { RateLimitStorage } from '../rate-limit/rate-limit.storage';
 import { HealthController } from './health.controller';
 import { ShutdownService } from './shutdown.service';
@@ -22,6 +23,7 @@ describe(HealthController.name, () => {
         { provide: DataSource, useValue: dataSource },
         { provide: RateLimitStorage, useValue: rateLimits },
         { provide: ShutdownService, useValue: shutdown },
+        PoolWatch,
       ],
       { env, imports: [TerminusModule.forRoot({ logger: false })] },
     );

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import { HealthCheckResult, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 import { isDatabaseBusy } from '../common/persistence/database-errors';
-import { poolWatch } from '../common/persistence/pool-watch';
+import { PoolWatch } from '../common/persistence/pool-watch';
 import type { Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { RateLimitStorage } from '../rate-limit/rate-limit.storage';
@@ -28,6 +28,7 @@ export class HealthController {
     private readonly rateLimits: RateLimitStorage,
     private readonly shutdown: ShutdownService,
     private readonly config: AppConfig,
+    private readonly poolWatch: PoolWatch,
   ) {}
 
   @Get('live')
@@ -78,7 +79,7 @@ export class HealthController {
     const check = this.indicators.check('database');
     const outcome = await probeDatabase(
       () => this.dataSource.query('SELECT 1'),
-      poolWatch,
+      this.poolWatch,
       isDatabaseBusy,
       DATABASE_PING_TIMEOUT_MS,
     );

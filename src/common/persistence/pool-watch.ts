@@ -13,7 +13,8 @@ interface WatchedPool {
  * (`databaseBusy` is set on its error, so it is answered 503 SERVICE_BUSY): answers kept coming, or nothing was
  * asked of the database at all (the connections are held by work that is not waiting on it). Readiness asks the
  * same question of its own probe. The pool's connections tell it of each request (`asked`), its end (`settled`)
- * and each answer (`answered`); a connection handed back after a timeout is no answer.
+ * and each answer (`answered`); a connection handed back after a timeout is no answer. One watch per pool: the
+ * database module makes the application's (a provider), so two applications in one process count apart.
  */
 export class PoolWatch {
   private answers = 0;
@@ -74,6 +75,3 @@ export class PoolWatch {
     };
   }
 }
-
-/** The process's one pool watch (one data source per process). */
-export const poolWatch = new PoolWatch();
