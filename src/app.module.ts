@@ -8,7 +8,7 @@ import { HoldersModule } from './holders/holders.module';
 import { HealthModule } from './health/health.module';
 import { HomeModule } from './home/home.module';
 import { LoggingModule } from './logging/logging.module';
-import { MetricsModule } from './metrics/metrics.module';
+import { MetricsEndpointModule } from './metrics/metrics.module';
 import { ListingsModule } from './listings/listings.module';
 import { MintModule } from './mint/mint.module';
 import { AdminModule } from './admin/admin.module';
@@ -33,7 +33,7 @@ export class AppModule implements NestModule {
         LoggingModule,
         RateLimitModule,
         HealthModule,
-        MetricsModule,
+        MetricsEndpointModule,
         DatabaseModule,
         AuthModule,
         QuotaModule,

@@ -16,7 +16,8 @@ import { AppValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ShutdownService } from './health/shutdown.service';
 import { httpLogger, LogOutput } from './logging/logger';
-import { httpMetricsMiddleware } from './metrics/http-metrics';
+import { httpMetrics } from './metrics/http-metrics';
+import { Metrics } from './metrics/metrics';
 import { PORTAL_COOKIE, PORTAL_SESSION_SCHEME } from './portal/portal-auth';
 import { isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
 import { ccipCorsUnder } from './resolution/ccip-cors';
@@ -41,6 +42,15 @@ function shutdownTracker(app: NestExpressApplication): RequestHandler | undefine
     return app.get(ShutdownService, { strict: false }).track;
   } catch {
     return undefined;
+  }
+}
+
+/** The application's metrics (MetricsModule's), or its own for an application without that module. */
+function metricsOf(app: NestExpressApplication): Metrics {
+  try {
+    return app.get(Metrics, { strict: false });
+  } catch {
+    return new Metrics();
   }
 }
 
@@ -83,7 +93,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const everyRequest: RequestHandler[] = [
     ...(track ? [track] : []),
     httpLogger(logOutput(app, config)),
-    httpMetricsMiddleware,
+    httpMetrics(metricsOf(app)),
     securityHeaders({ ...SECURITY_POLICIES, portal: PORTAL_SECURITY_POLICY }, (req) =>
       DOCS_PATH.test(req.path) ? 'docs' : isPortalPage(req.path) ? 'portal' : 'api',
     ),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namehash, Signature, verifyTypedData, Wallet } from 'ethers';
 import request from 'supertest';
-import { signaturesMade } from '../src/metrics/metrics';
+import { Metrics } from '../src/metrics/metrics';
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
 
 const MINTER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -144,7 +144,9 @@ describe('POST /api/v1/mint and /api/v1/minting-parameters', () => {
 
     it('serves the same handler at /minting-parameters (the SDK path), and counts signatures', async () => {
       const count = async () =>
-        (await signaturesMade.get()).values.find((v) => v.labels.network === 'mainnet')?.value ?? 0;
+        (await t.app.get(Metrics, { strict: false }).signaturesMade.get()).values.find(
+          (v) => v.labels.network === 'mainnet',
+        )?.value ?? 0;
       const before = await count();
       const res = await mint(
         { label: 'carol', parentName: 'oak.eth', minterAddress: MINTER },

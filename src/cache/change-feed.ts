@@ -12,7 +12,7 @@ import { Client, type ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { AppConfig } from '../config/app-config';
-import { changeChannelUp } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import { ChangeListener } from './change-listener';
 import { ChangeProbe } from './change-probe';
 import { type ChangeTarget, ChangeTopics } from './change-topics';
@@ -44,12 +44,15 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   constructor(
     private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    metrics: Metrics = new Metrics(),
   ) {
-    changeChannelUp.set(0);
+    const channelUp = metrics.changeChannelUp;
+    channelUp.set(0);
     const { topics, logger, instance } = this;
     this.listener = new ChangeListener({
       topics,
       logger,
+      channelUp,
       createClient: () => this.createClient(this.clientConfig()),
       heard: (channel, payload) => {
         if (this.probe.heard(channel, payload)) return;
@@ -60,6 +63,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     this.probe = new ChangeProbe({
       topics,
       logger,
+      channelUp,
       instance,
       listening: () => this.listener.listening,
       notify: (channels, id) =>

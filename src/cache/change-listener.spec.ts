@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import { FakeClient, FakeTarget } from '../../test/support/change-feed-fakes';
+import { Metrics } from '../metrics/metrics';
 import { ChangeListener } from './change-listener';
 import { ChangeTopics } from './change-topics';
 
@@ -36,6 +37,7 @@ describe(ChangeListener.name, () => {
         return fake as unknown as Client;
       },
       heard: (channel, payload) => heard.push([channel, payload]),
+      channelUp: new Metrics().changeChannelUp,
     });
     sut.start();
     await jest.advanceTimersByTimeAsync(0);

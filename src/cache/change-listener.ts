@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Client, Notification } from 'pg';
-import { changeChannelUp } from '../metrics/metrics';
+import type { Gauge } from 'prom-client';
 import type { ChangeTopics } from './change-topics';
 
 const RECONNECT_MIN_MS = 500;
@@ -27,6 +27,8 @@ export interface ListenerOptions {
   /** Each notification heard, on any channel. */
   heard: (channel: string, payload: string) => void;
   logger: Logger;
+  /** The application's subname_changes_channel_up gauge: 0 whenever the listening connection is lost. */
+  channelUp: Gauge;
 }
 
 /**
@@ -58,7 +60,7 @@ export class ChangeListener {
     this.current = undefined;
     this.listeningNow = false;
     this.options.topics.forEachCache((c) => c.unconfirm());
-    changeChannelUp.set(0);
+    this.options.channelUp.set(0);
     if (client) await closeClient(client);
   }
 
@@ -90,7 +92,7 @@ export class ChangeListener {
     const wasListening = this.listeningNow;
     this.listeningNow = false;
     this.options.topics.forEachCache((c) => c.unconfirm());
-    changeChannelUp.set(0);
+    this.options.channelUp.set(0);
     client.removeAllListeners('notification');
     client.on('error', () => undefined);
     void closeClient(client);

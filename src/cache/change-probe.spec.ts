@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { FakeTarget } from '../../test/support/change-feed-fakes';
+import { Metrics } from '../metrics/metrics';
 import { ChangeProbe } from './change-probe';
 import { ChangeTopics } from './change-topics';
 
@@ -37,6 +38,7 @@ describe(ChangeProbe.name, () => {
         sent.push(id);
         for (const channel of channels) if (echoed.includes(channel)) sut.heard(channel, id);
       },
+      channelUp: new Metrics().changeChannelUp,
     });
     subnames.lastUsedAt = Date.now();
     sut.start();
@@ -104,6 +106,7 @@ describe(ChangeProbe.name, () => {
       logger: new Logger('test'),
       listening: () => true,
       notify,
+      channelUp: new Metrics().changeChannelUp,
     });
     sut.stop();
     failing.start();

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { changeChannelUp } from '../metrics/metrics';
+import type { Gauge } from 'prom-client';
 import type { ChangeTopics } from './change-topics';
 
 const PROBE_PREFIX = 'probe:';
@@ -25,6 +25,8 @@ export interface ProbeOptions {
   /** NOTIFYs `id` on every channel through the ordinary pool. */
   notify: (channels: string[], id: string) => Promise<unknown>;
   logger: Logger;
+  /** The application's subname_changes_channel_up gauge: 1 while a round proved the channels. */
+  channelUp: Gauge;
 }
 
 /**
@@ -94,14 +96,14 @@ export class ChangeProbe {
 
   private proven(sentAt: number): void {
     this.options.topics.forEachCache((c) => c.confirm(sentAt));
-    changeChannelUp.set(1);
+    this.options.channelUp.set(1);
     this.failures = 0;
     this.nextAt = 0;
     this.warned = false;
   }
 
   private failed(): void {
-    changeChannelUp.set(this.options.topics.confirmed ? 1 : 0);
+    this.options.channelUp.set(this.options.topics.confirmed ? 1 : 0);
     this.failures += 1;
     this.nextAt = Date.now() + Math.min(PROBE_INTERVAL_MS * 2 ** this.failures, MAX_PROBE_BACKOFF_MS);
     if (this.failures >= 3 && !this.warned) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeFeed } from '../cache/change-feed';
 import { RecordCache } from '../cache/record-cache';
-import { cacheLookups } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import type { Network } from '../signing/mint-context';
 import type { ListingEntity } from './listing.entity';
 
@@ -31,12 +31,15 @@ export function listingChars(listing: ListingEntity | null): number {
  */
 @Injectable()
 export class ListingCache extends RecordCache<ListingEntity | null> {
-  constructor(private readonly feed: ChangeFeed) {
+  constructor(
+    private readonly feed: ChangeFeed,
+    metrics: Metrics = new Metrics(),
+  ) {
     super({
       maxEntries: MAX_LISTINGS,
       maxChars: MAX_LISTING_CHARS,
       sizeOf: listingChars,
-      onLookup: (hit) => cacheLookups.inc({ cache: 'listings', result: hit ? 'hit' : 'miss' }),
+      onLookup: (hit) => metrics.cacheLookups.inc({ cache: 'listings', result: hit ? 'hit' : 'miss' }),
     });
     feed.register(LISTING_CHANGES_CHANNEL, this);
   }

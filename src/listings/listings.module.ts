@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { AdminListingsController } from './admin-listings.controller';
 import { ListingCache } from './listing-cache';
 import { ListingsRepository } from './listings.repository';
@@ -10,7 +11,7 @@ import { SdkListingsController } from './sdk-listings.controller';
 
 /** Listings: which parent names may be minted, at what price, with which fuses; the admin and SDK routes. */
 @Module({
-  imports: [AuthModule, AuditModule, ChangeFeedModule],
+  imports: [AuthModule, AuditModule, ChangeFeedModule, MetricsModule],
   controllers: [AdminListingsController, SdkListingsController],
   providers: [ListingsRepository, ListingsService, ListingCache],
   exports: [ListingsService],

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { onResponseEnd } from '../common/http/response-end';
-import { httpDuration, httpInFlight, httpRequests } from './metrics';
+import type { Metrics } from './metrics';
 
 /** The label of requests that matched no route (unknown paths, bodies refused before routing, /docs). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -16,16 +16,19 @@ export function routeOf(req: Request): string {
 }
 
 /** Counts and times every request; registered before body parsing so refused bodies are counted too. */
-export function httpMetricsMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const started = performance.now();
-  httpInFlight.inc();
-  onResponseEnd(res, () => {
-    httpInFlight.dec();
-    // A response cut off by the client never got its status; nginx's 499 says so.
-    const status = res.writableFinished ? String(res.statusCode) : '499';
-    const labels = { method: req.method, route: routeOf(req), status };
-    httpRequests.inc(labels);
-    httpDuration.observe(labels, (performance.now() - started) / 1000);
-  });
-  next();
+export function httpMetrics(metrics: Metrics): (req: Request, res: Response, next: NextFunction) => void {
+  const { httpDuration, httpInFlight, httpRequests } = metrics;
+  return (req, res, next) => {
+    const started = performance.now();
+    httpInFlight.inc();
+    onResponseEnd(res, () => {
+      httpInFlight.dec();
+      // A response cut off by the client never got its status; nginx's 499 says so.
+      const status = res.writableFinished ? String(res.statusCode) : '499';
+      const labels = { method: req.method, route: routeOf(req), status };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, (performance.now() - started) / 1000);
+    });
+    next();
+  };
 }

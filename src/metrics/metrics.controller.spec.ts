@@ -2,23 +2,36 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { controllerApp } from '../../test/support/controller-app';
-import { quotaRefusals, registry } from './metrics';
+import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
+/** An application serving /metrics from its own Metrics, over a data source with no pool (as once closed). */
+async function metricsApp(): Promise<{ app: NestExpressApplication; metrics: Metrics }> {
+  const metrics = new Metrics();
+  const service = new MetricsService({ driver: { master: undefined } } as unknown as DataSource, metrics);
+  const app = await controllerApp([MetricsController], [{ provide: MetricsService, useValue: service }]);
+  return { app, metrics };
+}
+
+/** The value of an unlabelled counter in an application's /metrics. */
+async function scraped(app: NestExpressApplication, counter: string): Promise<number> {
+  const text = (await request(app.getHttpServer()).get('/metrics').expect(200)).text;
+  return Number(new RegExp(`^${counter} (\\d+)$`, 'm').exec(text)?.[1]);
+}
+
 describe(MetricsController.name, () => {
   let app: NestExpressApplication;
+  let metrics: Metrics;
 
   beforeAll(async () => {
-    // The real service over a data source with no pool (as once closed): the pool gauges are left unset.
-    const metrics = new MetricsService({ driver: { master: undefined } } as unknown as DataSource);
-    app = await controllerApp([MetricsController], [{ provide: MetricsService, useValue: metrics }]);
+    ({ app, metrics } = await metricsApp());
   });
   afterAll(() => app.close());
   afterEach(() => jest.restoreAllMocks());
 
   it("GET /metrics: 200 with the registry's exposition text, its Prometheus content type, never cached", async () => {
-    const scrape = jest.spyOn(registry, 'metrics').mockResolvedValue('# TYPE up gauge\nup 1\n');
+    const scrape = jest.spyOn(metrics.registry, 'metrics').mockResolvedValue('# TYPE up gauge\nup 1\n');
     const res = await request(app.getHttpServer()).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toBe('# TYPE up gauge\nup 1\n');
@@ -29,13 +42,25 @@ describe(MetricsController.name, () => {
   });
 
   it('GET /metrics serves the live registry: a counter incremented is in the next scrape', async () => {
-    const read = async () => {
-      const text = (await request(app.getHttpServer()).get('/metrics').expect(200)).text;
-      return Number(/^subname_quota_refusals_total (\d+)$/m.exec(text)?.[1]);
-    };
-    const before = await read();
-    quotaRefusals.inc();
-    expect(await read()).toBe(before + 1);
+    const before = await scraped(app, 'subname_quota_refusals_total');
+    metrics.quotaRefusals.inc();
+    expect(await scraped(app, 'subname_quota_refusals_total')).toBe(before + 1);
+  });
+
+  it("two applications in one process count apart: one's counts are not in the other's scrape", async () => {
+    const other = await metricsApp();
+    try {
+      const mine = await scraped(app, 'subname_quota_refusals_total');
+      metrics.quotaRefusals.inc(3);
+      other.metrics.quotaRefusals.inc(5);
+      other.metrics.ccipSignaturesMade.inc();
+      expect(await scraped(other.app, 'subname_quota_refusals_total')).toBe(5);
+      expect(await scraped(other.app, 'ccip_signatures_total')).toBe(1);
+      expect(await scraped(app, 'ccip_signatures_total')).toBe(0);
+      expect(await scraped(app, 'subname_quota_refusals_total')).toBe(mine + 3);
+    } finally {
+      await other.app.close();
+    }
   });
 
   it('is served outside /api/v1 only: /api/v1/metrics is a 404 problem', async () => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { Registry } from 'prom-client';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { NoRateLimit } from '../common/http/no-rate-limit.decorator';
-import { registry } from './metrics';
 import { MetricsService } from './metrics.service';
 
 @ApiTags('operations')
@@ -11,7 +11,7 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
-  @Header('Content-Type', registry.contentType)
+  @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Prometheus metrics (served outside /api/v1; for the scraper, not for the gateway to expose)',

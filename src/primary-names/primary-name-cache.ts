@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeFeed } from '../cache/change-feed';
 import { RecordCache } from '../cache/record-cache';
-import { cacheLookups } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 
 /** The channel the primary_names trigger notifies with each changed address (migration PrimaryNames). */
 export const PRIMARY_NAME_CHANGES_CHANNEL = 'primary_name_changes';
@@ -12,10 +12,13 @@ export const PRIMARY_NAME_CHANGES_CHANNEL = 'primary_name_changes';
  */
 @Injectable()
 export class PrimaryNameCache extends RecordCache<string | null> {
-  constructor(private readonly feed: ChangeFeed) {
+  constructor(
+    private readonly feed: ChangeFeed,
+    metrics: Metrics = new Metrics(),
+  ) {
     super({
       sizeOf: (name) => 96 + (name?.length ?? 0) * 2,
-      onLookup: (hit) => cacheLookups.inc({ cache: 'primary-names', result: hit ? 'hit' : 'miss' }),
+      onLookup: (hit) => metrics.cacheLookups.inc({ cache: 'primary-names', result: hit ? 'hit' : 'miss' }),
     });
     feed.register(PRIMARY_NAME_CHANGES_CHANNEL, this);
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChainModule } from '../chain/chain.module';
 import { AuditModule } from '../audit/audit.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { ReadsModule } from '../reads/reads.module';
 import { SubnamesModule } from '../subnames/subnames.module';
 import { PrimaryNameCache } from './primary-name-cache';
@@ -11,7 +12,15 @@ import { PrimaryNamesRepository } from './primary-names.repository';
 import { PrimaryNamesService } from './primary-names.service';
 
 @Module({
-  imports: [ChainModule, SubnamesModule, AuditModule, ChangeFeedModule, PrimaryNameEndingsModule, ReadsModule],
+  imports: [
+    ChainModule,
+    SubnamesModule,
+    AuditModule,
+    ChangeFeedModule,
+    PrimaryNameEndingsModule,
+    ReadsModule,
+    MetricsModule,
+  ],
   controllers: [PrimaryNamesController],
   providers: [PrimaryNamesRepository, PrimaryNamesService, PrimaryNameCache],
   exports: [PrimaryNamesService],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { quotaRefusals } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import { QuotaExceededError, QuotaView } from './quota.errors';
 import { QuotaRepository } from './quota.repository';
 import type { QuotaState } from './quota.statements';
@@ -20,6 +20,7 @@ export class QuotaService {
   constructor(
     private readonly quotas: QuotaRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: Metrics = new Metrics(),
   ) {}
 
   open(manager: EntityManager, apiKeyId: string, limit: number): Promise<void> {
@@ -39,7 +40,7 @@ export class QuotaService {
 
   /** The refusal of `creations` that found too few units left (counted in the metric), with what is left. */
   async refusal(manager: EntityManager, apiKeyId: string, creations = 1): Promise<QuotaExceededError> {
-    quotaRefusals.inc(creations);
+    this.metrics.quotaRefusals.inc(creations);
     const { limit, remaining } = toQuotaView(await this.quotas.find(manager, apiKeyId));
     if (creations === 1) return new QuotaExceededError(limit);
     return new QuotaExceededError(

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ChangeFeed } from '../cache/change-feed';
 import { isStatementTimeout } from '../common/persistence/database-errors';
 import { AppConfig } from '../config/app-config';
-import { dbReads } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import { ReadsRepository } from './reads.repository';
 import { Standby, standbyDataSource } from './standby';
 import { WalWatermark } from './wal-watermark';
@@ -33,6 +33,7 @@ export class ReadRouter implements OnApplicationBootstrap, BeforeApplicationShut
     @InjectDataSource() private readonly primary: DataSource,
     private readonly feed: ChangeFeed,
     repository: ReadsRepository,
+    private readonly metrics: Metrics = new Metrics(),
   ) {
     const { database } = config;
     this.standbys = config.databaseRead.urls.map(
@@ -57,14 +58,14 @@ export class ReadRouter implements OnApplicationBootstrap, BeforeApplicationShut
     const standby = this.pick();
     if (standby) {
       try {
-        dbReads.inc({ target: 'replica' });
+        this.metrics.dbReads.inc({ target: 'replica' });
         return await read(standby.dataSource);
       } catch (e) {
         if (isStatementTimeout(e)) throw e;
         standby.failed(e);
       }
     }
-    dbReads.inc({ target: 'primary' });
+    this.metrics.dbReads.inc({ target: 'primary' });
     return read(this.primary);
   }
 

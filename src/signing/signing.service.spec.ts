@@ -20,7 +20,7 @@ import {
   Wallet,
 } from 'ethers';
 import { loadConfig } from '../config/app-config';
-import { ccipSignaturesMade, signaturesMade } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import { address, mintContent } from '../../test/support/mint-content.arbitrary';
 import { ccipDigest } from './ccip-digest';
 import { MINT_CONTEXT_TYPES, MintContent } from './mint-context';
@@ -54,6 +54,10 @@ function content(over: Partial<MintContent> = {}): MintContent {
   };
 }
 
+/** The metrics every service of this spec counts in. */
+const metrics = new Metrics();
+const { ccipSignaturesMade, signaturesMade } = metrics;
+
 function service(env: Record<string, string | undefined> = {}): SigningService {
   return new SigningService(
     loadConfig({
@@ -66,6 +70,7 @@ function service(env: Record<string, string | undefined> = {}): SigningService {
       SIGNING_THREAD: 'false',
       ...env,
     }),
+    metrics,
   );
 }
 

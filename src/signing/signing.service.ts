@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { type BytesLike, getBytes, hexlify } from 'ethers';
 import { AppConfig, NetworkConfig } from '../config/app-config';
-import { ccipSignaturesMade, signaturesMade } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import { Eip712Digester } from './eip712';
 import {
   DOMAIN_NAME,
@@ -57,6 +57,8 @@ export class NetworkSigner {
     verifyingContract: string,
     private readonly key: DigestSigner,
     thread: SigningThread,
+    /** Counts a signature (a function: the service is never serialised with the metrics' registry). */
+    private readonly counted: () => void,
   ) {
     this.domain = { name: DOMAIN_NAME, version: DOMAIN_VERSION, chainId, verifyingContract };
     this.digester = new Eip712Digester(this.domain, MINT_CONTEXT_TYPES);
@@ -75,7 +77,7 @@ export class NetworkSigner {
 
   async sign(content: MintContent): Promise<string> {
     const signature = await this.key.sign({ struct: this.struct, value: content });
-    signaturesMade.inc({ network: this.network });
+    this.counted();
     return signature;
   }
 
@@ -104,8 +106,10 @@ export class SigningService implements OnModuleDestroy {
   private readonly signers: Record<Network, NetworkSigner>;
   private readonly ccip: DigestSigner;
   private readonly thread: SigningThread;
+  private readonly ccipCounted: () => void;
 
-  constructor(config: AppConfig) {
+  constructor(config: AppConfig, metrics: Metrics = new Metrics()) {
+    this.ccipCounted = () => metrics.ccipSignaturesMade.inc();
     const thread = new SigningThread((e) => this.logger.error(`the signing thread failed (${e}); signing here`));
     this.thread = thread;
     const entries = NETWORKS.map((network) => {
@@ -121,7 +125,12 @@ export class SigningService implements OnModuleDestroy {
         config,
         this.logger,
       );
-      return [network, new NetworkSigner(network, net.chainId, net.contract, key, thread)] as const;
+      return [
+        network,
+        new NetworkSigner(network, net.chainId, net.contract, key, thread, () =>
+          metrics.signaturesMade.inc({ network }),
+        ),
+      ] as const;
     });
     this.signers = Object.fromEntries(entries) as Record<Network, NetworkSigner>;
     this.ccip = loadSignerKey(ccipSignerSource(config), config, this.logger);
@@ -154,7 +163,7 @@ export class SigningService implements OnModuleDestroy {
   /** Signs a gateway answer for the resolver `sender`: the 65-byte signature over ccipDigest. */
   async signCcipAnswer(sender: string, expires: bigint, request: BytesLike, result: BytesLike): Promise<string> {
     const signature = await this.ccip.sign({ sender, expires, request: getBytes(request), result: getBytes(result) });
-    ccipSignaturesMade.inc();
+    this.ccipCounted();
     return signature;
   }
 }

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { ChangeFeed } from '../cache/change-feed';
 import { CONFIRMATION_WINDOW_MS } from '../cache/record-cache';
 import { loadConfig } from '../config/app-config';
-import { cacheLookups } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import { entityChars, SUBNAME_CHANGES_CHANNEL, SubnameCache } from './subname-cache';
 import type { SubnamesRepository } from './subnames.repository';
 
@@ -35,9 +35,11 @@ describe(`${SubnameCache.name}.absent`, () => {
   let repository: { count: jest.Mock; fullNamesAfter: jest.Mock };
   let feed: ChangeFeed;
   let sut: SubnameCache;
+  const metrics = new Metrics();
 
   const lookups = async (result: string) =>
-    (await cacheLookups.get()).values.find((v) => v.labels.cache === 'names' && v.labels.result === result)?.value ?? 0;
+    (await metrics.cacheLookups.get()).values.find((v) => v.labels.cache === 'names' && v.labels.result === result)
+      ?.value ?? 0;
 
   beforeEach(() => {
     stored = ['alice.oak.eth'];
@@ -53,7 +55,7 @@ describe(`${SubnameCache.name}.absent`, () => {
     const dataSource = { manager: MANAGER } as unknown as DataSource;
     // The real feed, never started: no connection; its `written` evicts here as after a commit.
     feed = new ChangeFeed(loadConfig({}), dataSource);
-    sut = new SubnameCache(feed, repository as unknown as SubnamesRepository, dataSource);
+    sut = new SubnameCache(feed, repository as unknown as SubnamesRepository, dataSource, metrics);
   });
 
   afterEach(() => sut.beforeApplicationShutdown());

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ChangeFeed } from '../cache/change-feed';
 import { NameFilter } from '../cache/name-filter';
 import { RecordCache } from '../cache/record-cache';
-import { cacheLookups } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import type { SubnameEntity } from './subname.entity';
 import { SubnamesRepository } from './subnames.repository';
 
@@ -47,10 +47,11 @@ export class SubnameCache extends RecordCache<SubnameEntity | null> implements B
     private readonly feed: ChangeFeed,
     subnames: SubnamesRepository,
     @InjectDataSource() dataSource: DataSource,
+    private readonly metrics: Metrics = new Metrics(),
   ) {
     super({
       sizeOf: entityChars,
-      onLookup: (hit) => cacheLookups.inc({ cache: 'subnames', result: hit ? 'hit' : 'miss' }),
+      onLookup: (hit) => metrics.cacheLookups.inc({ cache: 'subnames', result: hit ? 'hit' : 'miss' }),
     });
     this.names = new NameFilter({
       count: () => subnames.count(dataSource.manager),
@@ -84,7 +85,7 @@ export class SubnameCache extends RecordCache<SubnameEntity | null> implements B
     // A use like any read: the channel keeps proving itself only while the cache is in use.
     this.lastUsedAt = this.now();
     const absent = this.confirmed && this.names.absent(fullName);
-    cacheLookups.inc({ cache: 'names', result: absent ? 'absent' : 'maybe' });
+    this.metrics.cacheLookups.inc({ cache: 'names', result: absent ? 'absent' : 'maybe' });
     return absent;
   }
 

@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { QuotaModule } from '../quota/quota.module';
 import { ReadsModule } from '../reads/reads.module';
 import { addressKeys } from './address-keys';
@@ -15,7 +16,7 @@ import { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
 
 @Module({
-  imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule, ReadsModule],
+  imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule, ReadsModule, MetricsModule],
   controllers: [SubnamesController],
   providers: [SubnamesRepository, SubnamesService, SubnamesBatchService, SubnameCache, SignedWrites, ExportPreambles],
   exports: [SubnamesService, SignedWrites, ExportPreambles],
