@@ -2,7 +2,8 @@
  * The house rules, checked in CI (`npm run lint:deps`): imports run one way, down the floors below. A folder
  * of src/ may import its own files and the folders on lower floors, never a folder on its own floor or
  * above, so no two modules can depend on each other (directly or round a longer circle). A new module goes
- * on the floor above everything it uses (see the README's architecture section).
+ * on the floor above everything it uses (see the README's architecture section). What a file may import by
+ * name (a JSON-RPC client only in src/chain/) is beyond dependency-cruiser: eslint.config.mjs says it.
  */
 const FLOORS = [
   ['common', 'config'], // ground: helpers and configuration, used by all, using nothing of ours
