@@ -13,6 +13,11 @@ const MAIN = join(DIST, 'main.js');
 const CLI = join(DIST, 'cli.js');
 const MIGRATE = join(DIST, 'database', 'migrate-cli.js');
 
+// One in-memory database for the tests that only connect to it, started when first asked for.
+let memoryDb: Promise<EmbeddedProcess> | undefined;
+const inMemoryDb = () => (memoryDb ??= startEmbeddedProcess(undefined));
+afterAll(async () => (await memoryDb)?.stop());
+
 describe('embedded database (PGlite behind the session-level server)', () => {
   let db: EmbeddedProcess;
   const clients: Client[] = [];
@@ -24,13 +29,12 @@ describe('embedded database (PGlite behind the session-level server)', () => {
   };
 
   beforeAll(async () => {
-    db = await startEmbeddedProcess(undefined);
+    db = await inMemoryDb();
     const c = await connect();
     await c.query('CREATE TABLE t (n int)');
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
-    await db.stop();
   });
 
   it('answers parameterised queries from many connections with their own values', async () => {
@@ -127,7 +131,7 @@ function runToExit(
 async function startEmbeddedService(
   dataDir: string,
   overrides: Record<string, string> = {},
-): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+): Promise<{ url: string; dataDir: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
   const child = logChild(
     'service',
@@ -156,6 +160,7 @@ async function startEmbeddedService(
   }
   return {
     url,
+    dataDir,
     child,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -183,33 +188,36 @@ describe('embedded database locked down', () => {
     dirs.push(dir);
     return dir;
   };
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  // One running service for the tests that only need one beside them (with the shortest pool wait, for the burst).
+  let service: ReturnType<typeof startEmbeddedService> | undefined;
+  const runningService = () =>
+    (service ??= startEmbeddedService(tempDir('sns-embedded-svc-'), { DATABASE_CONNECT_TIMEOUT_MS: '100' }));
+  afterAll(async () => {
+    await (await service)?.stop();
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
 
   it('its port accepts only its own user with the password of this run: a wrong password, none, or another user is refused', async () => {
-    const db = await startEmbeddedProcess(undefined);
-    try {
-      const url = new URL(db.url);
-      expect(url.username).toBe('postgres');
-      expect(decodeURIComponent(url.password)).toMatch(/^[\w-]{32}$/);
-      const attempt = async (user: string, password: string | undefined) => {
-        const c = new Client({ host: '127.0.0.1', port: Number(url.port), user, password, database: 'postgres' });
-        try {
-          await c.connect();
-          return (await c.query('SELECT 1 AS one')).rows[0].one as number;
-        } catch (e) {
-          return (e as { code?: string }).code ?? (e as Error).message;
-        } finally {
-          await c.end().catch(() => undefined);
-        }
-      };
-      expect(await attempt('postgres', 'postgres')).toBe('28P01');
-      expect(await attempt('postgres', `${decodeURIComponent(url.password)}x`)).toBe('28P01');
-      expect(await attempt('admin', decodeURIComponent(url.password))).toBe('28P01');
-      expect(await attempt('postgres', '')).not.toBe(1);
-      expect(await attempt('postgres', decodeURIComponent(url.password))).toBe(1);
-    } finally {
-      await db.stop();
-    }
+    const db = await inMemoryDb();
+    const url = new URL(db.url);
+    expect(url.username).toBe('postgres');
+    expect(decodeURIComponent(url.password)).toMatch(/^[\w-]{32}$/);
+    const attempt = async (user: string, password: string | undefined) => {
+      const c = new Client({ host: '127.0.0.1', port: Number(url.port), user, password, database: 'postgres' });
+      try {
+        await c.connect();
+        return (await c.query('SELECT 1 AS one')).rows[0].one as number;
+      } catch (e) {
+        return (e as { code?: string }).code ?? (e as Error).message;
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    };
+    expect(await attempt('postgres', 'postgres')).toBe('28P01');
+    expect(await attempt('postgres', `${decodeURIComponent(url.password)}x`)).toBe('28P01');
+    expect(await attempt('admin', decodeURIComponent(url.password))).toBe('28P01');
+    expect(await attempt('postgres', '')).not.toBe(1);
+    expect(await attempt('postgres', decodeURIComponent(url.password))).toBe(1);
   });
 
   it('keeps its port and password in a file only its own user can read, in a folder only its user can enter', async () => {
@@ -238,85 +246,72 @@ describe('embedded database locked down', () => {
   });
 
   it('a second service on the same DATA_DIR refuses to start, even as PID 1, and whatever the owner file says', async () => {
-    const dir = tempDir('sns-embedded-svc-');
-    const svc = await startEmbeddedService(dir);
-    try {
-      // The old guard compared pids and skipped PID 1; the lock does not read a pid at all.
-      const file = join(dir, 'embedded-server.json');
-      const record = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      writeFileSync(file, JSON.stringify({ ...record, pid: 1 }), { mode: 0o600 });
-      const port = String(await freePort());
-      const env = embeddedEnv({ DATA_DIR: dir, PORT: port });
-      // As PID 1 of its own PID namespace when the machine allows it (root with unshare), else as any process.
-      const asPid1 = await canRunAsPid1();
-      const second = asPid1
-        ? await runToExit(
-            'unshare',
-            ['--pid', '--fork', '--mount-proc', 'sh', '-c', `echo "pid $$"; exec "${process.execPath}" "${MAIN}"`],
-            env,
-          )
-        : await runToExit(process.execPath, [MAIN], env);
-      if (asPid1) expect(second.output).toMatch(/^pid 1$/m);
-      expect(second.code).toBe(1);
-      expect(second.output).toContain('another process holds the embedded database');
-      // The first is untouched and still serves.
-      expect((await fetch(`${svc.url}/health/ready`)).status).toBe(200);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await runningService();
+    const dir = svc.dataDir;
+    // The old guard compared pids and skipped PID 1; the lock does not read a pid at all.
+    const file = join(dir, 'embedded-server.json');
+    const record = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...record, pid: 1 }), { mode: 0o600 });
+    const port = String(await freePort());
+    const env = embeddedEnv({ DATA_DIR: dir, PORT: port });
+    // As PID 1 of its own PID namespace when the machine allows it (root with unshare), else as any process.
+    const asPid1 = await canRunAsPid1();
+    const second = asPid1
+      ? await runToExit(
+          'unshare',
+          ['--pid', '--fork', '--mount-proc', 'sh', '-c', `echo "pid $$"; exec "${process.execPath}" "${MAIN}"`],
+          env,
+        )
+      : await runToExit(process.execPath, [MAIN], env);
+    if (asPid1) expect(second.output).toMatch(/^pid 1$/m);
+    expect(second.code).toBe(1);
+    expect(second.output).toContain('another process holds the embedded database');
+    // The first is untouched and still serves.
+    expect((await fetch(`${svc.url}/health/ready`)).status).toBe(200);
   });
 
   it("the CLI and migration:run reach a running service's embedded data through its recorded credentials", async () => {
-    const dir = tempDir('sns-embedded-cli-');
-    const svc = await startEmbeddedService(dir);
-    try {
-      const env = embeddedEnv({ DATA_DIR: dir });
-      const created = await runToExit(
-        process.execPath,
-        [CLI, 'keys', 'create', '--name', 'cli', '--parent', 'cli.eth', '--json'],
-        env,
-      );
-      expect(created.code).toBe(0);
-      const { key } = JSON.parse(created.output.slice(created.output.indexOf('{'))) as { key: string };
-      const res = await fetch(`${svc.url}/api/v1/subnames`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-auth-token': key },
-        body: JSON.stringify({ parentName: 'cli.eth', label: 'made-by-cli' }),
-      });
-      expect(res.status).toBe(201);
-      const migrated = await runToExit(process.execPath, [MIGRATE], env);
-      expect(migrated.code).toBe(0);
-      expect(migrated.output).toContain('no pending migrations');
-    } finally {
-      await svc.stop();
-    }
+    const svc = await runningService();
+    const env = embeddedEnv({ DATA_DIR: svc.dataDir });
+    const created = await runToExit(
+      process.execPath,
+      [CLI, 'keys', 'create', '--name', 'cli', '--parent', 'cli.eth', '--json'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const { key } = JSON.parse(created.output.slice(created.output.indexOf('{'))) as { key: string };
+    const res = await fetch(`${svc.url}/api/v1/subnames`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': key },
+      body: JSON.stringify({ parentName: 'cli.eth', label: 'made-by-cli' }),
+    });
+    expect(res.status).toBe(201);
+    const migrated = await runToExit(process.execPath, [MIGRATE], env);
+    expect(migrated.code).toBe(0);
+    expect(migrated.output).toContain('no pending migrations');
   });
 
   it('a burst of 300 parallel creates waits for the one pooled connection instead of answering 503', async () => {
     // The shortest pool wait the configuration allows: the queue for PGlite's one session outlasts it many times.
-    const svc = await startEmbeddedService(tempDir('sns-embedded-burst-'), { DATABASE_CONNECT_TIMEOUT_MS: '100' });
-    try {
-      const issued = await fetch(`${svc.url}/api/v1/admin/api-keys`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-        body: JSON.stringify({ name: 'burst', parentNames: ['oak.eth'], quota: 250 }),
-      });
-      const { key } = (await issued.json()) as { key: string };
-      const statuses = await Promise.all(
-        Array.from({ length: 300 }, (_, i) =>
-          fetch(`${svc.url}/api/v1/subnames`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-auth-token': key },
-            body: JSON.stringify({ parentName: 'oak.eth', label: `b${i}` }),
-          }).then((r) => r.status),
-        ),
-      );
-      const tally: Record<number, number> = {};
-      for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
-      expect(tally).toEqual({ 201: 250, 403: 50 });
-    } finally {
-      await svc.stop();
-    }
+    const svc = await runningService();
+    const issued = await fetch(`${svc.url}/api/v1/admin/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+      body: JSON.stringify({ name: 'burst', parentNames: ['oak.eth'], quota: 250 }),
+    });
+    const { key } = (await issued.json()) as { key: string };
+    const statuses = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        fetch(`${svc.url}/api/v1/subnames`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-auth-token': key },
+          body: JSON.stringify({ parentName: 'oak.eth', label: `b${i}` }),
+        }).then((r) => r.status),
+      ),
+    );
+    const tally: Record<number, number> = {};
+    for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
+    expect(tally).toEqual({ 201: 250, 403: 50 });
   });
 
   it('NODE_ENV=production without DATABASE_URL refuses to start, naming ALLOW_EMBEDDED_DATABASE; with it set, starts', async () => {

@@ -1,7 +1,7 @@
 /**
  * The hand-written CCIP-Read codec against its reference: the ethers-based code the gateway ran before (kept here,
  * verbatim in what it does), over generated valid calldata of every call shape, generated corrupted calldata,
- * generated answers and records. Seeded fast-check: thousands of runs each under `npm run test:deep`, a tenth of
+ * generated answers and records. Seeded fast-check: thousands of runs each under `npm run test:deep`, a twentieth of
  * them under `npm test`.
  */
 import { getCoderByCoinType } from '@ensdomains/address-encoder';

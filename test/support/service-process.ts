@@ -63,11 +63,22 @@ export async function startServiceProcess(env: Record<string, string | undefined
     port,
     child,
     output: () => out,
-    outputContaining: async (text: string, timeoutMs = 3_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!out.includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return out;
-    },
+    // Resolves on the output chunk that completes `text` (or at the timeout), not on a polling tick.
+    outputContaining: (text: string, timeoutMs = 3_000) =>
+      new Promise<string>((resolve) => {
+        if (out.includes(text)) return resolve(out);
+        const done = () => {
+          clearTimeout(timer);
+          child.stdout?.off('data', check);
+          child.stderr?.off('data', check);
+          resolve(out);
+        };
+        // The listeners added at spawn run first, so `out` already holds the chunk.
+        const check = () => out.includes(text) && done();
+        const timer = setTimeout(done, timeoutMs);
+        child.stdout?.on('data', check);
+        child.stderr?.on('data', check);
+      }),
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);

@@ -59,6 +59,18 @@ function faultyBatch(size: number, faults: number[]): { items: Record<string, un
   };
 }
 
+/**
+ * Batches that end exactly at a slice boundary, just past one, and span three slices (items weigh 5, so SLICE_WEIGHT
+ * / 5 to a slice): a fault of every kind with an unknown top-level field, and items[0]'s label repeated later.
+ */
+function boundaryExamples(): [number, number[], object][] {
+  const perSlice = SLICE_WEIGHT / 5;
+  return [perSlice, perSlice + 1, 2 * perSlice + 1].flatMap((size): [number, number[], object][] => [
+    [size, [...FAULTS.keys()], { extra: 1 }],
+    [size, [...Array<number>(11).fill(0), 4], {}],
+  ]);
+}
+
 async function outcome(sut: AppValidationPipe, metatype: new () => object, body: unknown) {
   try {
     return { dto: await sut.transform(structuredClone(body), { type: 'body', metatype }) };
@@ -68,6 +80,8 @@ async function outcome(sut: AppValidationPipe, metatype: new () => object, body:
     return { errors, moreErrors };
   }
 }
+
+const BOUNDARY_EXAMPLES = boundaryExamples();
 
 describe('ValidatedInSlices (a batch validated a slice at a time)', () => {
   const sut = new AppValidationPipe();
@@ -138,7 +152,8 @@ describe('ValidatedInSlices (a batch validated a slice at a time)', () => {
           expect(await outcome(sut, BatchSubnamesDto, body)).toEqual(await outcome(sut, WholeBatchDto, body));
         },
       ),
-      { numRuns: runs(200), seed: 352 },
+      // fast-check counts the examples among numRuns: they come on top of the generated cases.
+      { numRuns: runs(200) + BOUNDARY_EXAMPLES.length, seed: 352, examples: BOUNDARY_EXAMPLES },
     );
   });
 
