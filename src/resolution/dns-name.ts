@@ -2,8 +2,8 @@
  * The name a gateway request is for: its DNS wire-format encoding (RFC 1035 section 3.1, as ENSIP-10 uses it)
  * decoded, ENSIP-15 normalised the way every other path of the service does it, and hashed.
  */
+import { LRUCache } from 'lru-cache';
 import { MAX_ENTRIES } from '../cache/record-cache';
-import { BoundedMemo } from '../common/bounded-memo';
 import { nameHashBytes, NameError, normalizeName } from '../common/ens/names';
 import { CalldataError } from './resolution.errors';
 
@@ -68,14 +68,20 @@ function normalize(raw: string, field: string): string {
  * the subname cache holds (MAX_ENTRIES): a smaller memo forgot every name a cached answer was read for whenever
  * more than its size were in use, and hashed each again (about a fifth of a resolution's own work).
  */
-const names = new BoundedMemo<DecodedName>(MAX_ENTRIES, 256);
+const names = new LRUCache<string, DecodedName, Uint8Array>({
+  max: MAX_ENTRIES,
+  maxEntrySize: 256,
+  // Sized by key, so long names are decoded every time (an empty key, which lru-cache cannot size, never decodes).
+  sizeCalculation: (_name, key) => key.length,
+  memoMethod: (_key, _stale, { context: dns }) => {
+    const name = normalize(decodeDnsName(dns, 'data.name'), 'data.name');
+    const nodeBytes = nameHashBytes(name);
+    return { name, node: `0x${nodeBytes.toString('hex')}`, nodeBytes };
+  },
+});
 
 /** The DNS-encoded name decoded, ENSIP-15 normalised and hashed; refusals are not remembered. */
 export function decodeName(dns: Uint8Array): DecodedName {
   const key = Buffer.from(dns.buffer, dns.byteOffset, dns.length).toString('latin1');
-  return names.get(key, () => {
-    const name = normalize(decodeDnsName(dns, 'data.name'), 'data.name');
-    const nodeBytes = nameHashBytes(name);
-    return { name, node: `0x${nodeBytes.toString('hex')}`, nodeBytes };
-  });
+  return names.memo(key, { context: dns });
 }

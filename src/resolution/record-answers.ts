@@ -1,5 +1,5 @@
 import { getCoderByCoinType } from '@ensdomains/address-encoder';
-import { BoundedMemo } from '../common/bounded-memo';
+import { LRUCache } from 'lru-cache';
 import { contenthashBytes } from '../common/ens/records';
 import type { SubnameRecords } from '../subnames/subnames.service';
 import {
@@ -58,19 +58,22 @@ export function isEvmCoinType(coinType: bigint): boolean {
 }
 
 /** Decoded stored addresses by coin type and text: decoding an EVM address checks its checksum, a keccak. */
-const decodedAddresses = new BoundedMemo<Uint8Array | null>(4096);
-const NONE = new Uint8Array(0);
-
-/** The ENSIP-9 binary form of an address as stored for a coin type, or null when it does not decode. */
-function decodeAddress(coinType: bigint, value: string): Uint8Array | null {
-  return decodedAddresses.get(`${coinType}:${value}`, () => {
+const decodedAddresses = new LRUCache<string, Uint8Array | false, { coinType: bigint; value: string }>({
+  max: 4096,
+  memoMethod: (_key, _stale, { context: { coinType, value } }) => {
     try {
       return getCoderByCoinType(Number(coinType)).decode(value);
     } catch {
       // Writes only store addresses that decode; a row that does not is answered as no record rather than a 500.
-      return null;
+      return false;
     }
-  });
+  },
+});
+const NONE = new Uint8Array(0);
+
+/** The ENSIP-9 binary form of an address as stored for a coin type, or null when it does not decode. */
+function decodeAddress(coinType: bigint, value: string): Uint8Array | null {
+  return decodedAddresses.memo(`${coinType}:${value}`, { context: { coinType, value } }) || null;
 }
 
 /** The stored address of exactly this coin type in its ENSIP-9 binary form, or null. Shared: never mutate it. */
@@ -89,10 +92,13 @@ function addressOrDefault(records: SubnameRecords | null, coinType: bigint): Uin
 }
 
 /** Contenthash URIs in their ENSIP-7 binary form. */
-const contenthashes = new BoundedMemo<Uint8Array>(1024);
+const contenthashes = new LRUCache<string, Uint8Array>({
+  max: 1024,
+  memoMethod: (uri) => Buffer.from(contenthashBytes(uri).slice(2), 'hex'),
+});
 
 function contenthashOf(uri: string): Uint8Array {
-  return contenthashes.get(uri, () => Buffer.from(contenthashBytes(uri).slice(2), 'hex'));
+  return contenthashes.memo(uri);
 }
 
 /** The ABI-encoded return value of the inner call `query` for these records (empty values when none). */

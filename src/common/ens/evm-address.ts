@@ -1,11 +1,8 @@
-import { BoundedMemo } from '../bounded-memo';
+import { LRUCache } from 'lru-cache';
 import { keccak256Bytes } from '../crypto/keccak';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MIXED_CASE = /([A-F].*[a-f])|([a-f].*[A-F])/;
-
-/** Recent checksums by lower-case address: a few owners and minters come back again and again. */
-const checksums = new BoundedMemo<string>(10_000);
 
 function eip55(lower: string): string {
   const hash = keccak256Bytes(Buffer.from(lower.slice(2), 'latin1'));
@@ -18,12 +15,15 @@ function eip55(lower: string): string {
   return checksummed;
 }
 
+/** Recent checksums by lower-case address: a few owners and minters come back again and again. */
+const checksums = new LRUCache<string, string>({ max: 10_000, memoMethod: eip55 });
+
 /**
  * EIP-55 of a 0x-prefixed 40-hex-digit address in any case, with the native keccak (evm-address.spec.ts proves it
  * equal to ethers' getAddress and to address-encoder's EVM coder over generated addresses).
  */
 export function checksumAddress(address: string): string {
-  return checksums.get(address.toLowerCase(), eip55);
+  return checksums.memo(address.toLowerCase());
 }
 
 export function isHexAddress(value: string): boolean {

@@ -1,5 +1,5 @@
 import { ensNormalize } from 'ethers';
-import { BoundedMemo } from '../bounded-memo';
+import { LRUCache } from 'lru-cache';
 import { keccak256Bytes } from '../crypto/keccak';
 
 /** The most bytes one DNS-encoded label carries; resolution through CCIP-Read needs every label to fit. */
@@ -19,7 +19,12 @@ const PLAIN_ASCII = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
 const LABEL_EXTENSION = /(?:^|\.)[^.]{2}--/;
 
 /** Recent normalisations (reads repeat names); the result, or the reason it failed. */
-const normalised = new BoundedMemo<string | NameError>(10_000, 256);
+const normalised = new LRUCache<string, string | NameError>({
+  max: 10_000,
+  maxEntrySize: 256,
+  sizeCalculation: (_result, raw) => raw.length,
+  memoMethod: (raw) => ensip15(raw),
+});
 
 function ensip15(raw: string): string | NameError {
   try {
@@ -36,7 +41,7 @@ function ensip15(raw: string): string | NameError {
 export function normalizeOrThrow(raw: string): string {
   if (raw.length === 0) throw new NameError('must not be empty');
   if (PLAIN_ASCII.test(raw) && !LABEL_EXTENSION.test(raw)) return raw;
-  const result = normalised.get(raw, ensip15);
+  const result = normalised.memo(raw);
   if (result instanceof NameError) throw new NameError(result.message);
   return result;
 }
@@ -67,13 +72,18 @@ export function normalizeName(raw: string, minLabels = 2): string {
 const ROOT_NODE = Buffer.alloc(32);
 
 /** Nodes of recently hashed parents: a batch hashes hundreds of names under one parent, a mint signs its parent's. */
-const parentNodes = new BoundedMemo<Buffer>(1000, 256);
-
-function nodeBytes(normalizedName: string): Buffer {
-  return parentNodes.get(normalizedName, (name) => {
+const parentNodes: LRUCache<string, Buffer> = new LRUCache<string, Buffer>({
+  max: 1000,
+  maxEntrySize: 256,
+  sizeCalculation: (_node, name) => name.length,
+  memoMethod: (name) => {
     const dot = name.indexOf('.');
     return dot === -1 ? childNode(ROOT_NODE, name) : childNode(nodeBytes(name.slice(dot + 1)), name.slice(0, dot));
-  });
+  },
+});
+
+function nodeBytes(normalizedName: string): Buffer {
+  return parentNodes.memo(normalizedName);
 }
 
 function childNode(parent: Buffer, label: string): Buffer {

@@ -1,8 +1,8 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
+import { LRUCache } from 'lru-cache';
 import { FieldError, MAX_FIELD_ERRORS, ValidationFailedError } from '../errors';
 import { rawShapeProblems } from './raw-shape';
-import { BoundedMemo } from '../bounded-memo';
 import { assertSafeInput } from './input-safety';
 import { detachFreeKeyMaps, freeKeyMapFields } from './free-key-map';
 import {
@@ -75,7 +75,7 @@ export function flattenValidationErrors(
   return { errors: out, total };
 }
 
-/** Path parameters a route DTO remembers (per DTO class) before forgetting them all; longer ones are not kept. */
+/** Path parameters a route DTO remembers (per DTO class, the most recent kept); longer ones are not kept. */
 const PARAMS_KEPT = 10_000;
 const PARAMS_MAX_KEY_CHARS = 4_096;
 
@@ -88,7 +88,7 @@ const PARAMS_MAX_KEY_CHARS = 4_096;
  */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
-  private readonly validParams = new Map<unknown, BoundedMemo<object>>();
+  private readonly validParams = new Map<unknown, LRUCache<string, object>>();
 
   constructor() {
     super({
@@ -193,15 +193,19 @@ export class AppValidationPipe extends ValidationPipe {
     }
     let memo = this.validParams.get(metatype);
     if (!memo) {
-      memo = new BoundedMemo(PARAMS_KEPT, PARAMS_MAX_KEY_CHARS);
+      memo = new LRUCache<string, object>({
+        max: PARAMS_KEPT,
+        maxEntrySize: PARAMS_MAX_KEY_CHARS,
+        sizeCalculation: (_dto, key) => key.length,
+      });
       this.validParams.set(metatype, memo);
     }
     const key = JSON.stringify(value);
-    const known = memo.peek(key);
+    const known = memo.get(key);
     if (known) return Object.assign(new (metatype as new () => object)(), known);
     assertSafeInput(value, '');
     const dto = (await super.transform(value, metadata)) as object;
-    memo.get(key, () => ({ ...dto }));
+    memo.set(key, { ...dto });
     return dto;
   }
 
