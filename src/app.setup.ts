@@ -3,7 +3,6 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ADMIN_SCHEME, API_KEY_SCHEME } from './auth/decorators';
-import { inOrder } from './common/http/in-order';
 import { inputSafetyMiddleware } from './common/validation/input-safety';
 import { requireJsonBody } from './common/http/media-type';
 import { answerMalformedRequests } from './common/http/malformed-http';
@@ -89,7 +88,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // requests that API clients do not make.
   app.set('etag', false);
   const track = shutdownTracker(app);
-  // One middleware for what every request passes (inOrder: no router layer each).
+  // What every request passes, in this order.
   const everyRequest: RequestHandler[] = [
     ...(track ? [track] : []),
     httpLogger(logOutput(app, config)),
@@ -110,8 +109,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     // carries the id and is logged).
     app.use(requestIdMiddleware);
     app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
-    app.use(inOrder(everyRequest));
-  } else app.use(inOrder([requestIdMiddleware, ...everyRequest]));
+    app.use(...everyRequest);
+  } else app.use(requestIdMiddleware, ...everyRequest);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => filter.respond(err, req, res));
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED });
   app.useGlobalFilters(filter);
