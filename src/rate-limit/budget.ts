@@ -33,15 +33,18 @@ export class Budget {
   /** The seconds left of the count's window; past the limit, a 429 RATE_LIMITED with the headers instead. */
   check(count: WindowCount): number {
     const secondsLeft = Math.max(1, Math.ceil(count.msLeft / 1000));
-    if (count.hits > this.limit) {
-      rateLimited.inc({ limit: this.name });
-      const what = this.name === RESOLUTION_LIMIT ? 'lookups' : 'requests';
-      throw new RateLimitedError(
-        `More than ${this.limit} ${what} in ${this.seconds} s from this ${this.scope}; retry in ${secondsLeft} s`,
-        secondsLeft,
-        this.headers(count.hits, secondsLeft),
-      );
-    }
+    if (count.hits > this.limit) this.refuse(count.hits, secondsLeft);
     return secondsLeft;
+  }
+
+  /** The 429 RATE_LIMITED of a count past the limit, with the headers and Retry-After. */
+  refuse(hits: number, secondsLeft: number): never {
+    rateLimited.inc({ limit: this.name });
+    const what = this.name === RESOLUTION_LIMIT ? 'lookups' : 'requests';
+    throw new RateLimitedError(
+      `More than ${this.limit} ${what} in ${this.seconds} s from this ${this.scope}; retry in ${secondsLeft} s`,
+      secondsLeft,
+      this.headers(hits, secondsLeft),
+    );
   }
 }

@@ -1,142 +1,71 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
-import { ApiKeysService } from '../auth/api-keys.service';
-import { KEYED_ROUTE } from '../auth/decorators';
-import { KeyedRequest } from '../auth/guards';
-import { AppConfig } from '../config/app-config';
-import { clientAddressOf } from '../common/http/client-address';
 import {
-  HOLDER_BUDGET,
-  HOLDER_LIMIT,
-  IP_LIMIT,
-  KEY_LIMIT,
-  NO_RATE_LIMIT,
-  RESOLUTION_BUDGET,
-  RESOLUTION_LIMIT,
-} from '../common/http/rate-limit.constants';
-import { RateLimitStorage, WindowCount } from './rate-limit.storage';
-import { Budget } from './budget';
-import { TrustedSources } from './trusted-sources';
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  ThrottlerRequest,
+} from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { clientAddressOf } from '../common/http/client-address';
+import { RateLimitStorage } from './rate-limit.storage';
+import { RouteBudgets } from './route-budgets';
 
 /**
- * What a route is charged: nothing (NoRateLimit), its client address, the address and then its API key, or the
- * address on the gateway's own budget (ResolutionBudget), or on the holder routes' own (HolderBudget).
- */
-type RoutePolicy = 'none' | 'address' | 'keyed' | 'resolution' | 'holder';
-
-/**
- * One global guard, two budgets. Every request first counts against its client address, before anything
- * else runs; on a route that takes an API key that is before the key is looked up, so a request with a
- * missing, unknown, revoked or expired key spends its sender's budget (and past it costs no hash and no
- * lookup), and made-up keys never buy a fresh budget. A key that proves valid gives the address its unit
- * back and counts against its own budget instead (`key:<id>`), whichever replica and address it comes from;
- * so only real keys ever get a counter. Answers carry the draft-6 IETF headers RateLimit-Limit,
- * RateLimit-Remaining, RateLimit-Reset (seconds until the window ends) and RateLimit-Policy; a refusal is a
- * 429 RATE_LIMITED problem with Retry-After. A route's policy is read from its metadata once; a public route
- * counted in this process is decided synchronously (no promise on the hot path).
+ * Throttler's guard on our budgets (see the throttlers in rate-limit.options.ts). Every limited request first
+ * spends its client address's budget; on a keyed route the key throttler then looks the key up, gives the address
+ * its unit back and spends the key's budget. One counter per client and budget, not per route. Answers carry the
+ * draft-6 IETF headers RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (seconds until the window ends) and
+ * RateLimit-Policy; a refusal is a 429 RATE_LIMITED problem with Retry-After.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
-  private readonly policies = new WeakMap<object, RoutePolicy>();
-  private readonly windowMs: number;
-  private readonly byAddress: Budget;
-  private readonly byKey: Budget;
-  private readonly byResolution: Budget;
-  private readonly byHolder: Budget;
-  private readonly trusted: TrustedSources;
-
+export class RateLimitGuard extends ThrottlerGuard {
   constructor(
-    private readonly storage: RateLimitStorage,
-    private readonly keys: ApiKeysService,
-    private readonly reflector: Reflector,
-    config: AppConfig,
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: RateLimitStorage,
+    reflector: Reflector,
+    private readonly budgets: RouteBudgets,
   ) {
-    this.windowMs = config.rateLimit.windowSeconds * 1000;
-    this.byAddress = new Budget(IP_LIMIT, config.rateLimit.perIp, this.windowMs);
-    this.byKey = new Budget(KEY_LIMIT, config.rateLimit.perKey, this.windowMs);
-    this.byResolution = new Budget(RESOLUTION_LIMIT, config.rateLimit.resolutionPerIp, this.windowMs);
-    this.byHolder = new Budget(HOLDER_LIMIT, config.rateLimit.perHolder, this.windowMs);
-    this.trusted = new TrustedSources(config.rateLimit.trustedSources);
+    super(options, storage, reflector);
   }
 
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    if (context.getType() !== 'http') return true;
-    const policy = this.policyOf(context);
-    if (policy === 'none') return true;
-    const http = context.switchToHttp();
-    const req = http.getRequest<KeyedRequest>();
-    const res = http.getResponse<Response>();
-    if (policy === 'resolution') return this.chargeResolution(req.ip, res);
-    if (policy === 'holder') return this.chargeHolder(req.ip, res);
-    const address = `ip:${clientAddressOf(req.ip)}`;
-    const counted = this.storage.hitInProcess(address, this.windowMs);
-    if (counted && policy === 'address') return this.admit(res, this.byAddress, counted);
-    return this.chargeKeyed(req, res, address, policy, counted);
+  /** NoRateLimit routes, lookups from trusted sources and anything but HTTP spend nothing. */
+  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return Promise.resolve(context.getType() !== 'http' || this.budgets.isFree(context));
   }
 
-  /** A lookup: free from a trusted source, else counted per address apart from the write budgets. */
-  private chargeResolution(ip: string | undefined, res: Response): boolean | Promise<boolean> {
-    if (this.trusted.has(ip)) return true;
-    const tracker = `res:${clientAddressOf(ip)}`;
-    const counted = this.storage.hitInProcess(tracker, this.windowMs);
-    if (counted) return this.admit(res, this.byResolution, counted);
-    return this.storage.hit(tracker, this.windowMs).then((count) => this.admit(res, this.byResolution, count));
-  }
-
-  /** A holder route: its own budget per address (a made-up signature spends it); the signer's is the gate's. */
-  private chargeHolder(ip: string | undefined, res: Response): boolean | Promise<boolean> {
-    const tracker = `hld:${clientAddressOf(ip)}`;
-    const counted = this.storage.hitInProcess(tracker, this.windowMs);
-    if (counted) return this.admit(res, this.byHolder, counted);
-    return this.storage.hit(tracker, this.windowMs).then((count) => this.admit(res, this.byHolder, count));
-  }
-
-  /** With a round trip: Redis or the cluster's primary counts the address, or the route takes an API key. */
-  private async chargeKeyed(
-    req: KeyedRequest,
-    res: Response,
-    address: string,
-    policy: RoutePolicy,
-    counted: WindowCount | undefined,
-  ): Promise<boolean> {
-    this.admit(res, this.byAddress, counted ?? (await this.storage.hit(address, this.windowMs)));
-    if (policy !== 'keyed') return true;
-    const token = req.headers['x-auth-token'];
-    // A 401 here leaves the address's unit spent (and its headers on the answer); ApiKeyGuard reuses the key.
-    req.apiKey = await this.keys.authenticate(typeof token === 'string' ? token : undefined);
-    await this.storage.refund(address);
-    const tracker = `key:${req.apiKey.id}`;
-    return this.admit(
-      res,
-      this.byKey,
-      this.storage.hitInProcess(tracker, this.windowMs) ?? (await this.storage.hit(tracker, this.windowMs)),
-    );
-  }
-
-  /** Sends the budget's headers; past the limit, refuses the request with them. */
-  private admit(res: Response, budget: Budget, count: WindowCount): true {
-    const secondsLeft = budget.check(count);
+  /** Throttler's own, with the draft-6 headers of our budget in place of its X-RateLimit-* ones. */
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
+    const req = context.switchToHttp().getRequest<Request>();
+    const tracker = await getTracker(req, context);
+    const key = generateKey(context, tracker, throttler.name!);
+    const record = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name!);
+    if (record.isBlocked) await this.throwThrottlingException(context, { ...record, limit, ttl, key, tracker });
+    const { budget } = this.budgets.chargeOf(context, throttler.name);
+    const res = context.switchToHttp().getResponse<Response>();
     res.setHeader('RateLimit-Limit', budget.limitHeader);
-    res.setHeader('RateLimit-Remaining', String(budget.limit - count.hits));
-    res.setHeader('RateLimit-Reset', String(secondsLeft));
+    res.setHeader('RateLimit-Remaining', String(budget.limit - record.totalHits));
+    res.setHeader('RateLimit-Reset', String(record.timeToExpire));
     res.setHeader('RateLimit-Policy', budget.policyHeader);
     return true;
   }
 
-  /** NoRateLimit on the method or the controller: none; ApiKeyAuth on either: keyed; else the address. */
-  private policyOf(context: ExecutionContext): RoutePolicy {
-    const handler = context.getHandler();
-    let policy = this.policies.get(handler);
-    if (policy === undefined) {
-      const targets = [handler, context.getClass()];
-      if (this.reflector.getAllAndOverride<boolean>(NO_RATE_LIMIT, targets)) policy = 'none';
-      else if (this.reflector.getAllAndOverride<boolean>(RESOLUTION_BUDGET, targets)) policy = 'resolution';
-      else if (this.reflector.getAllAndOverride<boolean>(HOLDER_BUDGET, targets)) policy = 'holder';
-      else if (this.reflector.getAllAndOverride<boolean>(KEYED_ROUTE, targets)) policy = 'keyed';
-      else policy = 'address';
-      this.policies.set(handler, policy);
-    }
-    return policy;
+  /** The client address as Express derives it under TRUST_PROXY, IPv6 grouped by /64. */
+  protected override getTracker(req: Request): Promise<string> {
+    return Promise.resolve(clientAddressOf(req.ip));
+  }
+
+  /** One counter per client and budget (`ip:`, `res:`, `hld:`, `key:`), whatever the route: no hash. */
+  protected override generateKey(context: ExecutionContext, tracker: string, throttler: string): string {
+    return `${this.budgets.chargeOf(context, throttler).prefix}:${tracker}`;
+  }
+
+  /** The 429 RATE_LIMITED problem of the budget whose counter refused, with its headers and Retry-After. */
+  protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    const { budget } = this.budgets.chargeOfKey(context, detail.key);
+    return budget.refuse(detail.totalHits, detail.timeToBlockExpire);
   }
 }

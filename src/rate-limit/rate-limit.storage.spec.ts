@@ -13,4 +13,24 @@ describe(RateLimitStorage.name, () => {
     expect(await sut.pingRedis()).toBe(false);
     await sut.onApplicationShutdown();
   });
+
+  it("answers throttler's increment from its windows: blocked past the limit until the window ends, hits still counted", async () => {
+    const sut = new RateLimitStorage(loadConfig({}));
+    await expect(sut.increment('ip:a', 60_000, 2)).resolves.toEqual({
+      totalHits: 1,
+      timeToExpire: 60,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
+    await sut.increment('ip:a', 60_000, 2);
+    await expect(sut.increment('ip:a', 60_000, 2)).resolves.toEqual({
+      totalHits: 3,
+      timeToExpire: 60,
+      isBlocked: true,
+      timeToBlockExpire: 60,
+    });
+    await sut.refund('ip:a');
+    expect((await sut.increment('ip:a', 60_000, 2)).totalHits).toBe(3);
+    await sut.onApplicationShutdown();
+  });
 });

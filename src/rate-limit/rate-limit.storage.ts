@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { rateLimitRedisUp } from '../metrics/metrics';
 import { HostWindows } from './host-windows';
@@ -9,14 +10,18 @@ import { SwitchCarry } from './switch-carry';
 
 export type { WindowCount } from './memory-windows';
 
+/** Throttler's record of a hit (its package does not export the type's name). */
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
 /**
  * Fixed-window counters of the rate-limit guard. With REDIS_URL they live in Redis, so all replicas share one
  * budget; while Redis cannot be reached they are counted on this host, with a warning. On the host, the one
  * process counts in its memory, and the workers of a cluster (WORKERS > 1) count on the primary's, so that a
- * limit is the configured number whatever the number of workers.
+ * limit is the configured number whatever the number of workers. It is throttler's storage (ThrottlerModule also
+ * calls its hooks: both are idempotent), with a `refund` throttler's interface lacks.
  */
 @Injectable()
-export class RateLimitStorage implements OnModuleInit, OnApplicationShutdown {
+export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
   private readonly memory?: MemoryWindows;
   private readonly host?: HostWindows;
   private readonly redis?: RedisWindows;
@@ -55,6 +60,22 @@ export class RateLimitStorage implements OnModuleInit, OnApplicationShutdown {
     const shared = await this.redis.hit(key, windowMs);
     if (shared) return this.carry.count(key, 'redis', shared);
     return this.carry.count(key, 'host', await this.hitOnHost(key, windowMs));
+  }
+
+  /**
+   * Throttler's count of one hit (ttl in ms): fixed windows, so a blocked client waits for its window's end and
+   * blockDuration is not used; hits past the limit still count.
+   */
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const count = this.hitInProcess(key, ttl) ?? (await this.hit(key, ttl));
+    const secondsLeft = Math.max(1, Math.ceil(count.msLeft / 1000));
+    const isBlocked = count.hits > limit;
+    return {
+      totalHits: count.hits,
+      timeToExpire: secondsLeft,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? secondsLeft : 0,
+    };
   }
 
   /** Gives back one hit of the current window, where it was counted (Redis when it answers). */
