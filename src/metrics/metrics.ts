@@ -89,10 +89,18 @@ export class Metrics implements OnModuleInit {
     registers: [this.registry],
   });
 
-  constructor() {
-    this.registry.registerMetric(rateLimited);
-    this.registry.registerMetric(rateLimitRedisUp);
-  }
+  readonly rateLimited = new Counter({
+    name: 'http_rate_limited_total',
+    help: 'Requests refused with 429, by the budget that ran out (key or ip)',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
+  readonly rateLimitRedisUp = new Gauge({
+    name: 'rate_limit_redis_up',
+    help: '1 while rate-limit counters are shared through Redis; 0 while they fall back to this process (or no REDIS_URL)',
+    registers: [this.registry],
+  });
 
   /** Process metrics (CPU, memory, event loop lag, GC, handles) under their standard names, in an application. */
   onModuleInit(): void {
@@ -106,18 +114,3 @@ export class Metrics implements OnModuleInit {
     this.dbPoolWaiting.set(pool?.waitingCount ?? 0);
   }
 }
-
-// The rate limiter's two stay process-wide (every application's registry serves them) until rate-limit/, being
-// moved onto @nestjs/throttler, injects Metrics.
-export const rateLimited = new Counter({
-  name: 'http_rate_limited_total',
-  help: 'Requests refused with 429, by the budget that ran out (key or ip)',
-  labelNames: ['limit'] as const,
-  registers: [],
-});
-
-export const rateLimitRedisUp = new Gauge({
-  name: 'rate_limit_redis_up',
-  help: '1 while rate-limit counters are shared through Redis; 0 while they fall back to this process (or no REDIS_URL)',
-  registers: [],
-});

@@ -1,4 +1,4 @@
-import { rateLimited } from '../metrics/metrics';
+import type { Metrics } from '../metrics/metrics';
 import { KEY_LIMIT, RESOLUTION_LIMIT } from '../common/http/rate-limit.constants';
 import type { WindowCount } from './memory-windows';
 import { RateLimitedError } from './rate-limit.errors';
@@ -13,6 +13,7 @@ export class Budget {
     readonly name: string,
     readonly limit: number,
     windowMs: number,
+    private readonly metrics: Metrics,
     private readonly scope = name === KEY_LIMIT ? 'API key' : 'client address',
   ) {
     this.seconds = Math.round(windowMs / 1000);
@@ -39,7 +40,7 @@ export class Budget {
 
   /** The 429 RATE_LIMITED of a count past the limit, with the headers and Retry-After. */
   refuse(hits: number, secondsLeft: number): never {
-    rateLimited.inc({ limit: this.name });
+    this.metrics.rateLimited.inc({ limit: this.name });
     const what = this.name === RESOLUTION_LIMIT ? 'lookups' : 'requests';
     throw new RateLimitedError(
       `More than ${this.limit} ${what} in ${this.seconds} s from this ${this.scope}; retry in ${secondsLeft} s`,

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AuthModule } from '../auth/auth.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { RateLimitGuard } from './rate-limit.guard';
 import { rateLimitOptions } from './rate-limit.options';
 import { RateLimitStorage } from './rate-limit.storage';
@@ -11,6 +12,7 @@ import { SignerBudget } from './signer-budget';
 
 /** Holds the counter storage, so that the guard, the health check and the holders' signer budget share one. */
 @Module({
+  imports: [MetricsModule],
   providers: [RateLimitStorage, SignerBudget, RouteBudgets],
   exports: [RateLimitStorage, SignerBudget, RouteBudgets],
 })

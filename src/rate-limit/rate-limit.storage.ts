@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
-import { rateLimitRedisUp } from '../metrics/metrics';
+import { Metrics } from '../metrics/metrics';
 import { HostWindows } from './host-windows';
 import { MemoryWindows, WindowCount } from './memory-windows';
 import { RedisWindows } from './redis-windows';
@@ -27,11 +27,12 @@ export class RateLimitStorage implements ThrottlerStorage, OnModuleInit, OnAppli
   private readonly redis?: RedisWindows;
   private readonly carry = new SwitchCarry();
 
-  constructor(config: AppConfig) {
-    rateLimitRedisUp.set(0);
+  constructor(config: AppConfig, metrics: Metrics = new Metrics()) {
+    metrics.rateLimitRedisUp.set(0);
     if (cluster.isWorker) this.host = new HostWindows();
     else this.memory = new MemoryWindows();
-    if (config.redisUrl) this.redis = new RedisWindows(config.redisUrl, `${config.redisKeyPrefix}rl:`);
+    if (config.redisUrl)
+      this.redis = new RedisWindows(config.redisUrl, `${config.redisKeyPrefix}rl:`, metrics.rateLimitRedisUp);
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { LIVENESS_OPTIONS, watchLiveness } from '../common/redis/liveness';
-import { rateLimitRedisUp } from '../metrics/metrics';
+import type { Gauge } from 'prom-client';
 import { HitGroup, HitsPerTurn, settle } from './hits-per-turn';
 import type { WindowCount } from './memory-windows';
 
@@ -48,7 +48,11 @@ export class RedisWindows {
   private closed = false;
   private started = false;
 
-  constructor(url: string, keyPrefix: string) {
+  constructor(
+    url: string,
+    keyPrefix: string,
+    private readonly redisUp: Gauge,
+  ) {
     this.redis = new Redis(url, {
       keyPrefix,
       // Fail at once instead of queueing while disconnected, and bound every command: a request is never
@@ -114,7 +118,7 @@ export class RedisWindows {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    rateLimitRedisUp.set(0);
+    this.redisUp.set(0);
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
@@ -155,7 +159,7 @@ export class RedisWindows {
   private fail(e: Error): void {
     this.liveness.commandFailed(e);
     this.failedAt = Date.now();
-    rateLimitRedisUp.set(0);
+    this.redisUp.set(0);
     if (this.degraded || this.closed) return;
     this.degraded = true;
     this.logger.warn(
@@ -165,7 +169,7 @@ export class RedisWindows {
 
   private recover(): void {
     if (this.closed) return;
-    rateLimitRedisUp.set(1);
+    this.redisUp.set(1);
     if (this.failedAt === 0 && !this.degraded) return;
     this.failedAt = 0;
     if (this.degraded) {

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { KEYED_ROUTE } from '../auth/decorators';
 import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import {
   HOLDER_BUDGET,
   HOLDER_LIMIT,
@@ -50,16 +51,17 @@ export class RouteBudgets {
   constructor(
     private readonly reflector: Reflector,
     config: AppConfig,
+    metrics: Metrics,
   ) {
     const { windowSeconds, perIp, perKey, resolutionPerIp, perHolder, trustedSources } = config.rateLimit;
     this.windowMs = windowSeconds * 1000;
-    this.byKey = { budget: new Budget(KEY_LIMIT, perKey, this.windowMs), prefix: 'key' };
-    this.byAddress = { budget: new Budget(IP_LIMIT, perIp, this.windowMs), prefix: 'ip' };
+    this.byKey = { budget: new Budget(KEY_LIMIT, perKey, this.windowMs, metrics), prefix: 'key' };
+    this.byAddress = { budget: new Budget(IP_LIMIT, perIp, this.windowMs, metrics), prefix: 'ip' };
     this.byPolicy = {
       address: this.byAddress,
       keyed: this.byAddress,
-      resolution: { budget: new Budget(RESOLUTION_LIMIT, resolutionPerIp, this.windowMs), prefix: 'res' },
-      holder: { budget: new Budget(HOLDER_LIMIT, perHolder, this.windowMs), prefix: 'hld' },
+      resolution: { budget: new Budget(RESOLUTION_LIMIT, resolutionPerIp, this.windowMs, metrics), prefix: 'res' },
+      holder: { budget: new Budget(HOLDER_LIMIT, perHolder, this.windowMs, metrics), prefix: 'hld' },
     };
     this.trusted = new TrustedSources(trustedSources);
   }

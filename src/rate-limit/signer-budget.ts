@@ -1,3 +1,4 @@
+import { Metrics } from '../metrics/metrics';
 import { Injectable } from '@nestjs/common';
 import { HOLDER_LIMIT } from '../common/http/rate-limit.constants';
 import { AppConfig } from '../config/app-config';
@@ -16,9 +17,10 @@ export class SignerBudget {
   constructor(
     private readonly storage: RateLimitStorage,
     config: AppConfig,
+    metrics: Metrics = new Metrics(),
   ) {
     this.windowMs = config.rateLimit.windowSeconds * 1000;
-    this.budget = new Budget(HOLDER_LIMIT, config.rateLimit.perHolder, this.windowMs, 'signer');
+    this.budget = new Budget(HOLDER_LIMIT, config.rateLimit.perHolder, this.windowMs, metrics, 'signer');
   }
 
   /** Counts one action of `signer` (an address, any case); past the budget, 429 RATE_LIMITED. */
