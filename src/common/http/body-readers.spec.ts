@@ -59,4 +59,24 @@ describe(readBodyFirst.name, () => {
       .expect(599);
     expect(res.body).toEqual({ rejected: [{ field: 'a.__proto__', message: 'is not an accepted field' }] });
   });
+
+  it("runs a precheck on the raw text before parsing: its refusal is the reader's error, even for a text that is no JSON", async () => {
+    const refuseLong = (text: string) => {
+      if (text.length > 10) throw new ValidationFailedError([{ field: 'items', message: 'too many' }]);
+    };
+    const server = express();
+    server.use(readBodyFirst(jsonReader(64, refuseLong)));
+    server.all('/{*path}', (req, res) => res.json({ body: req.body as unknown }));
+    server.use((err: unknown, _req: Request, res: Response, _next: NextFunction) =>
+      res.status(599).json({ rejected: err instanceof ValidationFailedError ? err.errors : String(err) }),
+    );
+    const refused = await request(server)
+      .post('/x')
+      .set('content-type', 'application/json')
+      .send('{"items":[1,2,3,')
+      .expect(599);
+    expect(refused.body).toEqual({ rejected: [{ field: 'items', message: 'too many' }] });
+    const passed = await request(server).post('/x').send({ a: 1 }).expect(200);
+    expect(passed.body).toEqual({ body: { a: 1 } });
+  });
 });

@@ -1,15 +1,34 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ValidationFailedError } from '../errors';
 import { requestValueProblem } from '../validation/input-safety';
-import { jsonBody } from './json-body';
 
 /** Bytes of a JSON body, on every route whose module does not read bodies of its own: 64 KB. */
 export const BODY_LIMIT = 64 * 1024;
 
-/** Reads a JSON body of at most `limit` bytes (see jsonBody); `precheck` may refuse the text before it is parsed. */
+/** What a precheck threw, carried through body-parser's `verify` hook, which would make any error a 403. */
+class RefusedBeforeParsing extends Error {
+  constructor(readonly refusal: unknown) {
+    super('refused before parsing');
+  }
+}
+
+/**
+ * Reads a JSON body of at most `limit` bytes with Express's `json` (strict: an object or an array); `precheck` may
+ * refuse the raw text (by throwing) before it is parsed, and its error is what the reader fails with.
+ */
 export function jsonReader(limit: number, precheck?: (text: string) => void): RequestHandler {
-  const fallback = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
-  return jsonBody(limit, fallback, precheck);
+  const verify = precheck
+    ? (_req: unknown, _res: unknown, raw: Buffer) => {
+        try {
+          precheck(raw.toString('utf8'));
+        } catch (e) {
+          throw new RefusedBeforeParsing(e);
+        }
+      }
+    : undefined;
+  const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'], verify });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => next(err instanceof RefusedBeforeParsing ? err.refusal : err));
 }
 
 /**
