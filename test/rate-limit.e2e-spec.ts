@@ -339,6 +339,7 @@ describe('rate limits shared through Redis by two service processes', () => {
         REDIS_URL: late.url(REDIS_URL),
         REDIS_KEY_PREFIX: prefix,
         RATE_LIMIT_PER_KEY: '5',
+        LOG_LEVEL: 'info',
       });
       try {
         const key = await issueKey(a);
