@@ -2,8 +2,9 @@ import { Controller, Get, Head, Header, HttpCode, INestApplication, Module, Post
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import request from 'supertest';
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
-import { JsonReplyAdapter, transformReply } from './json-reply.adapter';
+import { AnswersPerTurn, JsonReplyAdapter, transformReply } from './json-reply.adapter';
 
 const WIDE = { text: 'üñí "quoted" \\ \u2028 😀', n: 1.5, nested: { list: [1, null, 'x'] }, at: new Date(0) };
 
@@ -125,5 +126,42 @@ describe(transformReply.name, () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe(AnswersPerTurn.name, () => {
+  /** A response that records what is done to it; `failing` makes its end throw. */
+  function response(method = 'GET', failing = false) {
+    const calls: string[] = [];
+    const res = {
+      req: { method },
+      setHeader: (name: string, value: unknown) => calls.push(`${name}: ${String(value)}`),
+      end: (text?: string) => {
+        if (failing) throw new Error('socket gone');
+        calls.push(`end ${text ?? '(no body)'}`);
+      },
+      destroy: (e: Error) => calls.push(`destroy ${e.message}`),
+    };
+    return { res: res as unknown as ServerResponse, calls };
+  }
+
+  it('writes the answers of one turn of the event loop together, in order, at its end; one failing write harms no other', async () => {
+    const first = response();
+    const failing = response('GET', true);
+    const head = response('HEAD');
+    const sut = new AnswersPerTurn();
+    sut.send(first.res, '{"a":"ü"}');
+    sut.send(failing.res, '{}');
+    sut.send(head.res, '{"b":2}');
+    expect(first.calls).toEqual(['Content-Type: application/json; charset=utf-8', 'Content-Length: 10']);
+    await new Promise((r) => setImmediate(r));
+    expect(first.calls.slice(2)).toEqual(['end {"a":"ü"}']);
+    expect(failing.calls.slice(2)).toEqual(['destroy socket gone']);
+    expect(head.calls).toEqual(['Content-Type: application/json; charset=utf-8', 'Content-Length: 7', 'end (no body)']);
+    // The next turn's answers are a batch of their own.
+    const later = response();
+    sut.send(later.res, '[]');
+    await new Promise((r) => setImmediate(r));
+    expect(later.calls.slice(2)).toEqual(['end []']);
   });
 });
