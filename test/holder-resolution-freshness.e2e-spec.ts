@@ -51,8 +51,6 @@ describe('holder edits through the Universal Resolver: resolved by ethers and vi
       CCIP_SIGNER_KEY: signer.privateKey,
       PUBLIC_URL: 'https://subnames.example.com',
       ENS_CHAIN_ID: String(UNIVERSAL_CHAIN_ID),
-      // As production signs: on the signing thread.
-      SIGNING_THREAD: 'true',
     };
     [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
     ens = await startUniversalEns(`${b.url}/api/v1/ccip-read/{sender}/{data}.json`, signer, ['oak.eth']);

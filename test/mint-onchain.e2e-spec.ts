@@ -64,8 +64,6 @@ describe('on chain: mint signatures pass a Solidity MintContext verifier in an E
       MINT_TESTNET_SIGNER_KEY: testnetSigner.privateKey,
       MINT_MAINNET_CONTRACT: address,
       MINT_TESTNET_CONTRACT: address,
-      // As production signs: on the signing thread (the other e2e tests sign on the event loop).
-      SIGNING_THREAD: 'true',
     });
     for (const network of ['mainnet', 'testnet']) {
       await request(t.http)
@@ -238,5 +236,11 @@ describe('on chain: mint signatures pass a Solidity MintContext verifier in an E
       expect(errorOf(r)).toBe('none');
       expect(verifier.parseLog(r.logs[0])!.args.signer).toBe(isTestnet ? testnetSigner.address : mainnetSigner.address);
     }
+  });
+
+  it('signed on the signing thread, as production signs: signing_thread_up 1 after its signatures', async () => {
+    const { threadUp, signatures } = await t.signing();
+    expect(threadUp).toBe(1);
+    expect(signatures).toBeGreaterThan(0);
   });
 });

@@ -54,8 +54,6 @@ describe('the public mint SDK against the running service', () => {
       MINT_MAINNET_CONTRACT: SDK_MAINNET_CONTROLLER,
       MINT_TESTNET_CONTRACT: SDK_SEPOLIA_CONTROLLER,
       LOG_LEVEL: 'debug',
-      // As production signs: on the signing thread.
-      SIGNING_THREAD: 'true',
     });
     const listing = { fee: '1000000000000000', paymentReceiver: RECEIVER, fuses: 65536, reservedLabels: ['admin'] };
     expect(

@@ -287,6 +287,12 @@ describe('POST /api/v1/mint and /api/v1/minting-parameters', () => {
       }
     });
   });
+
+  it('signed on the signing thread, as production signs: signing_thread_up 1 after its signatures', async () => {
+    const { threadUp, signatures } = await t.signing();
+    expect(threadUp).toBe(1);
+    expect(signatures).toBeGreaterThan(0);
+  });
 });
 
 describe('GET /api/v1/mint/estimate and /api/v1/minting-parameters/estimated', () => {

@@ -33,8 +33,6 @@ describe('two replicas: a write on one is resolved on the other as soon as it re
     const env = {
       DATA_DIR: mkdtempSync(join(tmpdir(), 'fresh-')),
       CCIP_SIGNER_KEY: Wallet.createRandom().privateKey,
-      // As production signs: on the signing thread.
-      SIGNING_THREAD: 'true',
     };
     [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
     const issued = await fetch(`${a.url}/api/v1/admin/api-keys`, {

@@ -83,8 +83,6 @@ describe('on chain: names resolve through ethers, an offchain resolver and the C
     t = await createTestApp({
       DATA_DIR: mkdtempSync(join(tmpdir(), 'resolution-')),
       CCIP_SIGNER_KEY: gateway.privateKey,
-      // As production signs: on the signing thread (the other e2e tests sign on the event loop).
-      SIGNING_THREAD: 'true',
     });
     const server = await t.app.listen(0, '127.0.0.1');
     gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/ccip-read`;
@@ -341,5 +339,11 @@ describe('on chain: names resolve through ethers, an offchain resolver and the C
       }
       expect(await provider.resolveName(name)).toBe(ETH);
     });
+  });
+
+  it('signed on the signing thread, as production signs: signing_thread_up 1 after its signatures', async () => {
+    const { threadUp, signatures } = await t.signing();
+    expect(threadUp).toBe(1);
+    expect(signatures).toBeGreaterThan(0);
   });
 });

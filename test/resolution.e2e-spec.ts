@@ -321,6 +321,12 @@ describe('CCIP-Read gateway over HTTP (GET/POST /api/v1/ccip-read)', () => {
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(share(300, 600));
   });
+
+  it('signed on the signing thread, as production signs: signing_thread_up 1 after its signatures', async () => {
+    const { threadUp, signatures } = await t.signing();
+    expect(threadUp).toBe(1);
+    expect(signatures).toBeGreaterThan(0);
+  });
 });
 
 describe('CCIP-Read gateway rate limit (per client address)', () => {

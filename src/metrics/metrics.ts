@@ -35,6 +35,12 @@ export class Metrics implements OnModuleInit {
     registers: [this.registry],
   });
 
+  readonly signingThreadUp = new Gauge({
+    name: 'signing_thread_up',
+    help: '1 while signatures are made on the signing thread; 0 while on the event loop (SIGNING_THREAD off, or the thread stopped)',
+    registers: [this.registry],
+  });
+
   readonly cacheLookups = new Counter({
     name: 'cache_lookups_total',
     help: 'Reads through an in-process cache (subnames: stored subnames by full name; listings: listings by network and parent name), by result (hit or miss); names: the mint existence check answered from the name filter (absent) or read through (maybe)',

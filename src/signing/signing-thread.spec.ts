@@ -49,15 +49,18 @@ function ethersSignature(j: SignJob): string {
 }
 
 /** A thread holding both keys and both mint domains, not started. */
-function thread(failures: Error[] = []): SigningThread {
-  const t = new SigningThread((e) => failures.push(e));
+function thread(failures: Error[] = [], running: boolean[] = []): SigningThread {
+  const t = new SigningThread(
+    (e) => failures.push(e),
+    (r) => running.push(r),
+  );
   for (const k of KEYS) t.addKey(getBytes(k));
   for (const spec of STRUCTS) t.addStruct(spec);
   return t;
 }
 
-function startedThread(failures: Error[] = []): SigningThread {
-  const t = thread(failures);
+function startedThread(failures: Error[] = [], running: boolean[] = []): SigningThread {
+  const t = thread(failures, running);
   t.start();
   return t;
 }
@@ -151,7 +154,9 @@ describe(SigningThread.name, () => {
 
   it('loses no signature when the thread stops with jobs in flight or queued: they, and later ones, are signed here', async () => {
     const failures: Error[] = [];
-    const t = startedThread(failures);
+    const running: boolean[] = [];
+    const t = startedThread(failures, running);
+    expect(running).toEqual([true]);
     const jobs = fc.sample(job, { seed: SEED + 1, numRuns: 300 });
     // Warm: the thread answers.
     expect(await t.sign(jobs[0])).toBe(ethersSignature(jobs[0]));
@@ -160,6 +165,7 @@ describe(SigningThread.name, () => {
     await new Promise((r) => setImmediate(r));
     const second = jobs.slice(150, 250).map((j) => t.sign(j));
     await t.stop();
+    expect(running).toEqual([true, false]);
     const after = jobs.slice(250).map((j) => t.sign(j));
     const signatures = await Promise.all([...first, ...second, ...after]);
     signatures.forEach((signature, i) => expect(signature).toBe(ethersSignature(jobs[i])));

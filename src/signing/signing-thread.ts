@@ -52,7 +52,11 @@ export class SigningThread {
   private next = 0;
   private scheduled = false;
 
-  constructor(private readonly onFailure: (error: Error) => void) {}
+  constructor(
+    private readonly onFailure: (error: Error) => void,
+    /** Told true when the thread starts and false when it stops (signing goes on here). */
+    private readonly onRunning: (running: boolean) => void = () => {},
+  ) {}
 
   /** Registers a key before the first job; returns the number its jobs name. */
   addKey(key: Uint8Array): number {
@@ -91,6 +95,7 @@ export class SigningThread {
     // Never what keeps the process alive: the server, or a test, decides that.
     worker.unref();
     this.worker = worker;
+    this.onRunning(true);
   }
 
   /**
@@ -154,6 +159,7 @@ export class SigningThread {
   private stopped(worker: Worker): void {
     if (this.worker !== worker) return;
     this.worker = null;
+    this.onRunning(false);
     for (const { batch, answered } of this.inFlight.values()) this.signHere(batch.slice(answered));
     this.inFlight.clear();
     this.signHere(this.queue);

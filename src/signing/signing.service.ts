@@ -110,7 +110,11 @@ export class SigningService implements OnModuleDestroy {
 
   constructor(config: AppConfig, metrics: Metrics = new Metrics()) {
     this.ccipCounted = () => metrics.ccipSignaturesMade.inc();
-    const thread = new SigningThread((e) => this.logger.error(`the signing thread failed (${e}); signing here`));
+    metrics.signingThreadUp.set(0);
+    const thread = new SigningThread(
+      (e) => this.logger.error(`the signing thread failed (${e}); signing here`),
+      (running) => metrics.signingThreadUp.set(running ? 1 : 0),
+    );
     this.thread = thread;
     const entries = NETWORKS.map((network) => {
       const net: NetworkConfig = config.mint[network];

@@ -33,9 +33,7 @@ export async function startServiceProcess(env: Record<string, string | undefined
   const child = logChild(
     'service',
     spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'main.js')], {
-      // A replica signs where production signs, on the signing thread (in-process apps, under ts-jest, would start
-      // it through ts-node each time, so only the suites about it turn it on there).
-      env: { ...process.env, ...testEnv({ PORT: String(port), SIGNING_THREAD: 'true', ...env }) },
+      env: { ...process.env, ...testEnv({ PORT: String(port), ...env }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

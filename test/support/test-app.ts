@@ -21,6 +21,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '4',
+    // As production signs (every e2e app, in process or not): on the signing thread, checked by TestApp.signing().
+    SIGNING_THREAD: 'true',
     // Tests send thousands of requests (and sign-ins) from one address and key; the bound tests set their own limits.
     RATE_LIMIT_PER_KEY: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
@@ -37,7 +39,24 @@ export interface TestApp {
   dataSource: DataSource;
   /** Issues a key through the admin API and returns it. */
   issueKey(parentNames?: string[], quota?: number): Promise<{ id: string; key: string }>;
+  /** Where and how much the app has signed, from its /metrics. */
+  signing(): Promise<SigningCounts>;
   close(): Promise<void>;
+}
+
+export interface SigningCounts {
+  /** signing_thread_up: 1 while signatures are made on the signing thread. */
+  threadUp: number;
+  /** Mint signatures of both networks and CCIP-Read answers signed. */
+  signatures: number;
+}
+
+function sample(metrics: string, name: string): number {
+  const values = metrics
+    .split('\n')
+    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+    .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+  return values.reduce((a, b) => a + b, 0);
 }
 
 /** Boots the whole application in process, with the same global setup as serve.ts. */
@@ -68,6 +87,13 @@ export async function createTestApp(
         .send({ name: 'test', parentNames, ...(quota !== undefined ? { quota } : {}) })
         .expect(201);
       return { id: res.body.id as string, key: res.body.key as string };
+    },
+    async signing() {
+      const metrics = (await request(http).get('/metrics').expect(200)).text;
+      return {
+        threadUp: sample(metrics, 'signing_thread_up'),
+        signatures: sample(metrics, 'mint_signatures_total') + sample(metrics, 'ccip_signatures_total'),
+      };
     },
     close: () => app.close(),
   };
