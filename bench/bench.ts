@@ -55,7 +55,8 @@ import { AbuseRow, measureAbuse, printAbuse } from './abuse';
 import { measureSigning, printSigning, SigningRate } from './signing';
 
 const BATCH_SIZE = 100;
-const BATCH_CONNECTIONS = 4;
+/** One key sends the batches: one in flight at a time, as BATCHES_IN_FLIGHT_PER_KEY allows by default. */
+const BATCH_CONNECTIONS = 1;
 const SEARCH_PARENT_NAMES = 2000;
 /**
  * Distinct stored names the read and resolution workloads cycle through (of those the creates made): half the
