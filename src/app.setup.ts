@@ -19,7 +19,7 @@ import { httpMetrics } from './metrics/http-metrics';
 import { Metrics } from './metrics/metrics';
 import { PORTAL_COOKIE, PORTAL_SESSION_SCHEME } from './portal/portal-auth';
 import { isPortalPage, PORTAL_SECURITY_POLICY, portalNoStore } from './portal/portal-http';
-import { ccipCors } from './resolution/ccip-cors';
+import { ccipCorsUnder } from './resolution/ccip-cors';
 import { CCIP_READ_PATH } from './resolution/resolution.service';
 
 export const API_PREFIX = 'api/v1';
@@ -88,7 +88,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // requests that API clients do not make.
   app.set('etag', false);
   const track = shutdownTracker(app);
-  // What every request passes, in this order (then the gateway's CORS and the input checks below).
+  // What every request passes, in this order.
   const everyRequest: RequestHandler[] = [
     ...(track ? [track] : []),
     httpLogger(logOutput(app, config)),
@@ -97,6 +97,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       DOCS_PATH.test(req.path) ? 'docs' : isPortalPage(req.path) ? 'portal' : 'api',
     ),
     portalNoStore,
+    // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
+    ccipCorsUnder(`/${API_PREFIX}/${CCIP_READ_PATH}`),
+    requireJsonBody,
+    // The query and headers; bodies are read, and held to the same rules, by the modules' middleware (AppModule's
+    // 64 KB reader, or a module's own for its routes).
+    inputSafetyMiddleware,
   ];
   if (config.corsOrigin) {
     // Nest's CORS middleware between the request id and the rest, as it always was (a preflight it answers
@@ -105,11 +111,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     app.enableCors({ origin: config.corsOrigin.split(',').map((o) => o.trim()) });
     app.use(...everyRequest);
   } else app.use(requestIdMiddleware, ...everyRequest);
-  // The CCIP-Read gateway answers browsers of any origin (before the body parser: a preflight has no body).
-  app.use(`/${API_PREFIX}/${CCIP_READ_PATH}`, ccipCors);
-  // The query and headers; bodies are read, and held to the same rules, by the modules' middleware (AppModule's
-  // 64 KB reader, or a module's own for its routes).
-  app.use(requireJsonBody, inputSafetyMiddleware);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => filter.respond(err, req, res));
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED });
   app.useGlobalFilters(filter);
