@@ -70,15 +70,8 @@ export const PORTAL_API_ROUTE = { path: 'portal/api/{*path}', method: RequestMet
 })
 export class PortalModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    // Bodies read after the guards (ReadDeferredBody on each controller): the session first (401 before any other check).
-    consumer
-      .apply(deferBody(jsonReader(BODY_LIMIT)))
-      .forRoutes(
-        PortalSessionController,
-        PortalNamesController,
-        PortalKeysController,
-        PortalAdminController,
-        PortalPoliciesController,
-      );
+    // Bodies read after the guards (ReadDeferredBody on each controller): the session first (401 before any other
+    // check). One router layer for the whole API, not one a route.
+    consumer.apply(deferBody(jsonReader(BODY_LIMIT))).forRoutes(PORTAL_API_ROUTE);
   }
 }

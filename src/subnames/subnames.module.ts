@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
@@ -15,6 +15,9 @@ import { SubnamesController } from './subnames.controller';
 import { SubnamesRepository } from './subnames.repository';
 import { SubnamesService } from './subnames.service';
 
+/** Every subnames route, as one router layer (a layer per route is matched on every request the router sees). */
+const SUBNAMES_ROUTES = { path: 'subnames{/*path}', method: RequestMethod.ALL };
+
 @Module({
   imports: [AuthModule, QuotaModule, AuditModule, ChangeFeedModule, ReadsModule, MetricsModule],
   controllers: [SubnamesController],
@@ -23,7 +26,7 @@ import { SubnamesService } from './subnames.service';
 })
 export class SubnamesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(addressKeys).forRoutes(SubnamesController);
+    consumer.apply(addressKeys).forRoutes(SUBNAMES_ROUTES);
     consumer.apply(batchBody()).forRoutes(BATCH_ROUTE);
   }
 }

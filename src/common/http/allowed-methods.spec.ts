@@ -5,9 +5,11 @@ describe(allowedMethods.name, () => {
   const app = express();
   app.get('/api/v1/subnames/:fullName', (_req, res) => res.end());
   app.delete('/api/v1/subnames/:fullName', (_req, res) => res.end());
-  // What Nest's Express adapter registers for `forRoutes({ path: '*', method: RequestMethod.POST })`.
+  // What Nest's Express adapter registers for `forRoutes({ path: ':resource{/*path}', method: RequestMethod.POST })`
+  // and for `forRoutes({ path: 'subnames{/*path}', method: RequestMethod.ALL })`.
   const handler: RequestHandler = (_req, _res, next) => next();
-  app.post(['/', '/api/v1', '/api/v1/{*path}', '/{*path}'], handler);
+  app.post(['/api/v1/:resource{/*path}', '/{*path}'], handler);
+  app.all('/api/v1/subnames{/*path}', handler);
   const at = (path: string) => allowedMethods({ app, path } as unknown as Request);
 
   it("names the methods of the routes serving the path, HEAD beside GET, and not the every-path middleware's", () => {

@@ -7,7 +7,7 @@ interface RouteLayer {
 }
 
 /**
- * Nest's routes for module middleware bound to one method (`forRoutes({ path: '*', method })`) serve no resource,
+ * Nest's routes for module middleware bound to one method (`forRoutes({ path, method })`) serve no resource,
  * so they allow no method: Nest's Express adapter names their one handler `handler` (controllers' are anonymous;
  * the 405 e2e specs would see a change).
  */
