@@ -7,12 +7,12 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * The route template a request matched (`/api/v1/subnames/:fullName`), never the raw path. A wildcard template
- * is the catch-all route of a module middleware (the request logger's binding), which every request passes, so
- * it means that no controller route matched.
+ * (`/api/v1/:resource{/*path}`, `/portal/api/{*path}`) is a module middleware's route, which many paths pass, so
+ * it means that no controller route matched (no controller route has a wildcard).
  */
 export function routeOf(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' && !path.includes('{*') ? path : UNMATCHED_ROUTE;
+  return typeof path === 'string' && !path.includes('*') ? path : UNMATCHED_ROUTE;
 }
 
 /** Counts and times every request; registered before body parsing so refused bodies are counted too. */
