@@ -1,18 +1,6 @@
 import request from 'supertest';
+import { metricSample } from './support/metrics-sample';
 import { createTestApp, TestApp } from './support/test-app';
-
-/** The value of one sample of the exposition text, 0 when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = (m[2] ?? '').split(/,(?=[a-zA-Z_]+=")/).filter(Boolean);
-    if (wanted.every((w) => have.includes(w))) return Number(m[3]);
-  }
-  return 0;
-}
 
 describe('GET /metrics', () => {
   let t: TestApp;
@@ -44,8 +32,8 @@ describe('GET /metrics', () => {
     // whose probe may hold that connection at the scrape (longer on the embedded database): in use, then idle.
     await request(t.http).get('/api/v1/subnames/warm.oak.eth').expect(404);
     const gauges = (text: string) => ({
-      inUse: sample(text, 'db_pool_connections', { state: 'in_use' }),
-      idle: sample(text, 'db_pool_connections', { state: 'idle' }),
+      inUse: metricSample(text, 'db_pool_connections', { state: 'in_use' }),
+      idle: metricSample(text, 'db_pool_connections', { state: 'idle' }),
     });
     const first = gauges(await scrape());
     expect(first.inUse + first.idle).toBeGreaterThan(0);
@@ -65,16 +53,20 @@ describe('GET /metrics', () => {
     await request(t.http).get('/api/v1/subnames/oak.eth').expect(400);
     const after = await scrape();
 
-    expect(sample(after, 'http_requests_total', labels) - sample(before, 'http_requests_total', labels)).toBe(3);
     expect(
-      sample(after, 'http_requests_total', { method: 'GET', route, status: '400' }) -
-        sample(before, 'http_requests_total', { method: 'GET', route, status: '400' }),
+      metricSample(after, 'http_requests_total', labels) - metricSample(before, 'http_requests_total', labels),
+    ).toBe(3);
+    expect(
+      metricSample(after, 'http_requests_total', { method: 'GET', route, status: '400' }) -
+        metricSample(before, 'http_requests_total', { method: 'GET', route, status: '400' }),
     ).toBe(1);
     expect(
-      sample(after, 'http_request_duration_seconds_count', labels) -
-        sample(before, 'http_request_duration_seconds_count', labels),
+      metricSample(after, 'http_request_duration_seconds_count', labels) -
+        metricSample(before, 'http_request_duration_seconds_count', labels),
     ).toBe(3);
-    expect(sample(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBeGreaterThanOrEqual(3);
+    expect(
+      metricSample(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(3);
     // Templates only: no raw name ever becomes a label.
     expect(after).not.toContain('ann.oak.eth');
     expect(after).not.toContain('bea');
@@ -82,7 +74,7 @@ describe('GET /metrics', () => {
 
   it('labels unknown paths and bodies refused before routing as unmatched', async () => {
     const unmatched404 = { method: 'GET', route: 'unmatched', status: '404' };
-    const before = sample(await scrape(), 'http_requests_total', unmatched404);
+    const before = metricSample(await scrape(), 'http_requests_total', unmatched404);
     await request(t.http).get('/api/v1/no/such/thing/42').expect(404);
     await request(t.http)
       .post('/api/v1/subnames')
@@ -90,14 +82,14 @@ describe('GET /metrics', () => {
       .send(JSON.stringify({ texts: 'x'.repeat(70_000) }))
       .expect(413);
     const text = await scrape();
-    expect(sample(text, 'http_requests_total', unmatched404) - before).toBe(1);
-    expect(sample(text, 'http_requests_total', { method: 'POST', route: 'unmatched', status: '413' })).toBe(1);
+    expect(metricSample(text, 'http_requests_total', unmatched404) - before).toBe(1);
+    expect(metricSample(text, 'http_requests_total', { method: 'POST', route: 'unmatched', status: '413' })).toBe(1);
     expect(text).not.toContain('/no/such/thing');
   });
 
   it('counts quota refusals and rate-limit refusals', async () => {
     const { key } = await t.issueKey(['pine.eth'], 1);
-    const before = sample(await scrape(), 'subname_quota_refusals_total');
+    const before = metricSample(await scrape(), 'subname_quota_refusals_total');
     await request(t.http)
       .post('/api/v1/subnames')
       .set('x-auth-token', key)
@@ -110,8 +102,10 @@ describe('GET /metrics', () => {
       .expect(403);
     expect(refused.body.code).toBe('QUOTA_EXCEEDED');
     const after = await scrape();
-    expect(sample(after, 'subname_quota_refusals_total') - before).toBe(1);
-    expect(sample(after, 'http_requests_total', { method: 'POST', route: '/api/v1/subnames', status: '403' })).toBe(1);
+    expect(metricSample(after, 'subname_quota_refusals_total') - before).toBe(1);
+    expect(
+      metricSample(after, 'http_requests_total', { method: 'POST', route: '/api/v1/subnames', status: '403' }),
+    ).toBe(1);
     expect(after).toContain('# TYPE mint_signatures_total counter');
     expect(after).toMatch(/^http_requests_in_flight 1$/m);
     expect(after).toMatch(/^rate_limit_redis_up 0$/m);
@@ -126,9 +120,13 @@ describe('GET /metrics: rate-limit refusals', () => {
       await request(t.http).get('/api/v1/subnames/x.oak.eth').expect(429);
       await request(t.http).get('/api/v1/subnames/x.oak.eth').expect(429);
       const text = (await request(t.http).get('/metrics').expect(200)).text;
-      expect(sample(text, 'http_rate_limited_total', { limit: 'ip' })).toBe(2);
+      expect(metricSample(text, 'http_rate_limited_total', { limit: 'ip' })).toBe(2);
       expect(
-        sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/subnames/:fullName', status: '429' }),
+        metricSample(text, 'http_requests_total', {
+          method: 'GET',
+          route: '/api/v1/subnames/:fullName',
+          status: '429',
+        }),
       ).toBe(2);
     } finally {
       await t.close();

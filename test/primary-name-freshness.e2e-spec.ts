@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { AbiCoder, dnsEncode, Interface, namehash, Wallet } from 'ethers';
 import { Client } from 'pg';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
-import { answerAfterReadThrough, cachedAnswer, metricValue } from './support/read-through';
+import { metricSample, scrapeMetrics } from './support/metrics-sample';
+import { answerAfterReadThrough, cachedAnswer } from './support/read-through';
 import { ADMIN_TOKEN } from './support/test-app';
 import { resetTestDatabase } from './support/test-database';
 
@@ -78,7 +79,7 @@ describe("two replicas: a primary name's choice and its end are resolved on the 
     return AbiCoder.defaultAbiCoder().decode(['string'], result)[0] as string;
   }
 
-  const metric = (series: string) => metricValue(b.url, series);
+  const metric = async (name: string) => metricSample(await scrapeMetrics(b.url), name);
 
   /** B's answer once it has read `cache` through after the change (evicted by its notification, or expired). */
   const answeredAfterChange = (cache: string, previous: string) =>

@@ -384,5 +384,8 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
     }
     const wrong = await ask(`${hex}.addr.reverse`, namehash(`${'ab'.repeat(20)}.addr.reverse`)).expect(400);
     expect(wrong.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'data.node' }] });
+    // Signed on the signing thread, as production signs.
+    const { threadUp, signatures } = await t.signing();
+    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
   });
 });

@@ -185,6 +185,9 @@ describe('CCIP-Read gateway bounds on one answer (calls per multicall, bytes per
     expect(parts).toHaveLength(calls.length);
     expect(FULL_KEYS.map((_, i) => coder.decode(['string'], parts[i])[0])).toEqual(FULL_KEYS.map(() => LONGEST));
     expect(coder.decode(['bytes'], parts[50])[0]).toBe(ETH.toLowerCase());
+    // Signed on the signing thread, as production signs.
+    const { threadUp, signatures } = await t.signing();
+    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
   });
 
   it('answers or refuses 40 generated shared-offset multicalls exactly as the two bounds say', async () => {

@@ -75,6 +75,9 @@ describe('the gateway budget per address and trusted sources', () => {
     await Promise.all(Array.from({ length: 32 }, worker));
     expect(Object.fromEntries(statuses)).toEqual({ 200: 10_000 });
     expect(limitHeaders).toBe(0);
+    // The lookups were signed on the signing thread, as production signs.
+    const { threadUp, signatures } = await t.signing();
+    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
   }, 300_000);
 
   it('limits an untrusted source to its own lookups budget, apart from the write budget', async () => {

@@ -49,6 +49,9 @@ describe('cacheable gateway answers', () => {
     expect(recoverAddress(ccipAnswerDigest(SENDER, expires, data, result), signature)).toBe(gateway.address);
     expect(coder.decode(['address'], result)[0]).toBe(ETH);
     expect(Number(expires) % 60).toBe(0);
+    // Signed on the signing thread, as production signs.
+    const { threadUp, signatures } = await t.signing();
+    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
   });
 
   it('GET: Cache-Control with s-maxage within the validity less 60 s, Surrogate-Key and Cache-Tag of the name', async () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { AbiCoder, dnsEncode, Interface, namehash, Wallet, ZeroAddress } from 'ethers';
 import { Client } from 'pg';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
-import { answerAfterReadThrough, cachedAnswer, metricValue } from './support/read-through';
+import { metricSample, scrapeMetrics } from './support/metrics-sample';
+import { answerAfterReadThrough, cachedAnswer } from './support/read-through';
 import { ADMIN_TOKEN } from './support/test-app';
 import { resetTestDatabase } from './support/test-database';
 
@@ -65,7 +66,7 @@ describe('two replicas: a write on one is resolved on the other as soon as it re
     return AbiCoder.defaultAbiCoder().decode(['address'], result)[0] as string;
   }
 
-  const metric = (svc: ServiceProcess, series: string) => metricValue(svc.url, series);
+  const metric = async (svc: ServiceProcess, name: string) => metricSample(await scrapeMetrics(svc.url), name);
 
   /** B's answer once it has read the name through after the change: the change notification evicted it (PostgreSQL), or its entry expired. */
   const resolvedAfterChange = (previous: string) => answerAfterReadThrough(b.url, 'subnames', previous, resolveOnB);

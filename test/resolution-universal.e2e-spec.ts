@@ -224,6 +224,9 @@ describe('resolution through the Universal Resolver: viem and ethers as wallets 
         { enableCcipRead: true },
       )) as [string];
       expect(records.decodeFunctionResult('addr(bytes32)', missing)[0]).toBe(ZeroAddress);
+      // The gateway signed its answers on the signing thread, as production signs.
+      const { threadUp, signatures } = await t.signing();
+      expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
     });
 
     it('null (or the empty text) for what is not stored, never an error', async () => {

@@ -199,6 +199,9 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
     } finally {
       wallet.destroy();
     }
+    // The gateway signed the answers of the check and the wallet on the signing thread, as production signs.
+    const { threadUp, signatures } = await t.signing();
+    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
   });
 
   it('checks a parent whose stored subname has a label over 63 bytes (HTTP and CLI), never a 500', async () => {

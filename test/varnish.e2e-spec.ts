@@ -68,6 +68,9 @@ describe('the gateway behind Varnish with the shipped VCL', () => {
     // The misses are the only requests that reached the service.
     expect((await varnish.counters())['MAIN.backend_req'] - before['MAIN.backend_req']).toBe(misses.length);
     expect(lastAge).toMatch(/^\d+$/);
+    // The origin signed its answer on the signing thread, as production signs.
+    const { threadUp, signatures } = await t.signing();
+    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
   }, 120_000);
 
   it("a write purges the cached answer: once varnish has the write's ban, the next lookup is fresh", async () => {

@@ -74,5 +74,11 @@ function describeOperations(title: string, operations: Operation[]): void {
       },
       Math.max(120_000, CASES * 300),
     );
+
+    // Every reset sends the examples of the signing operations (mint, CCIP-Read), whatever the operations fuzzed.
+    it('signed on the signing thread, as production signs: signing_thread_up 1 after its signatures', async () => {
+      const { threadUp, signatures } = await harness.signing();
+      expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
+    });
   });
 }

@@ -6,7 +6,7 @@ import { AppConfig } from '../../src/config/app-config';
 import { PRIMARY_NAME_TYPES, primaryNameDomain, serviceOf } from '../../src/primary-names/primary-name-message';
 import { Wallet } from 'ethers';
 import { PortalChain } from '../support/portal-chain';
-import { ADMIN_TOKEN, createTestApp, TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, createTestApp, SigningCounts, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
 import { exampleRequest, FuzzContext, RequestModel, toWire, WireRequest } from './generators';
 import { OpenApi, Operation } from './openapi';
@@ -192,6 +192,11 @@ export class FuzzHarness {
     if (issued.status !== 201) throw new Error(`fuzz setup: key issue answered ${issued.status}: ${issued.text}`);
     const key = JSON.parse(issued.text) as { id: string; key: string };
     return { apiKey: key.key, keyId: key.id, adminToken: ADMIN_TOKEN };
+  }
+
+  /** Where and how much the service has signed, from its /metrics. */
+  signing(): Promise<SigningCounts> {
+    return this.t.signing();
   }
 
   /** How many answers of an operation had a status in [from, to). */

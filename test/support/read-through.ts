@@ -1,9 +1,4 @@
-/** A Prometheus sample's value on a service's /metrics (0 while the series does not exist yet). */
-export async function metricValue(url: string, series: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const match = new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'm').exec(text);
-  return match ? Number(match[1]) : 0;
-}
+import { metricSample, scrapeMetrics } from './metrics-sample';
 
 /**
  * Asks `read` of the replica at `url` until its answer is no longer `previous` (as far as `comparable` keeps of it:
@@ -21,13 +16,13 @@ export async function answerAfterReadThrough<T>(
   read: () => Promise<T>,
   comparable: (answer: T) => unknown = (answer) => answer,
 ): Promise<T> {
-  const misses = `cache_lookups_total{cache="${cache}",result="miss"}`;
-  const before = await metricValue(url, misses);
+  const misses = async () => metricSample(await scrapeMetrics(url), 'cache_lookups_total', { cache, result: 'miss' });
+  const before = await misses();
   for (;;) {
     const answer = await read();
     if (!equals(comparable(answer), comparable(previous))) {
       // The changed answer was read from the database: the cache missed at least once since the change.
-      expect(await metricValue(url, misses)).toBeGreaterThan(before);
+      expect(await misses()).toBeGreaterThan(before);
       return answer;
     }
     await new Promise((r) => setTimeout(r, 20));
@@ -48,13 +43,14 @@ export async function cachedAnswer<T>(
   expected: T,
   read: () => Promise<T>,
 ): Promise<void> {
-  const series = (result: string) =>
-    [caches].flat().map((cache) => `cache_lookups_total{cache="${cache}",result="${result}"}`);
-  const values = (names: string[]) => Promise.all(names.map((name) => metricValue(url, name)));
+  const values = async (result: string) => {
+    const text = await scrapeMetrics(url);
+    return [caches].flat().map((cache) => metricSample(text, 'cache_lookups_total', { cache, result }));
+  };
   for (;;) {
-    const [hitsBefore, missesBefore] = [await values(series('hit')), await values(series('miss'))];
+    const [hitsBefore, missesBefore] = [await values('hit'), await values('miss')];
     expect(await read()).toEqual(expected);
-    const [hits, misses] = [await values(series('hit')), await values(series('miss'))];
+    const [hits, misses] = [await values('hit'), await values('miss')];
     if (hits.every((n, i) => n > hitsBefore[i]) && misses.every((n, i) => n === missesBefore[i])) return;
   }
 }

@@ -7,6 +7,7 @@ import { AppModule } from '../../src/app.module';
 import { JsonReplyAdapter } from '../../src/common/http/json-reply.adapter';
 import { configureApp, mountSwagger } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app-config';
+import { metricSample } from './metrics-sample';
 import { resetDatabase } from './test-database';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -51,14 +52,6 @@ export interface SigningCounts {
   signatures: number;
 }
 
-function sample(metrics: string, name: string): number {
-  const values = metrics
-    .split('\n')
-    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
-    .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
-  return values.reduce((a, b) => a + b, 0);
-}
-
 /** Boots the whole application in process, with the same global setup as serve.ts. */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
@@ -91,8 +84,8 @@ export async function createTestApp(
     async signing() {
       const metrics = (await request(http).get('/metrics').expect(200)).text;
       return {
-        threadUp: sample(metrics, 'signing_thread_up'),
-        signatures: sample(metrics, 'mint_signatures_total') + sample(metrics, 'ccip_signatures_total'),
+        threadUp: metricSample(metrics, 'signing_thread_up'),
+        signatures: metricSample(metrics, 'mint_signatures_total') + metricSample(metrics, 'ccip_signatures_total'),
       };
     },
     close: () => app.close(),
