@@ -18,7 +18,7 @@ import request from 'supertest';
 import { compileContract } from './contracts/compile';
 import type { MintContent } from '../src/signing/mint-context';
 import { CallResult, Evm } from '../src/dev-chain/evm';
-import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
+import { ADMIN_TOKEN, createTestApp, expectSignedOnTheThread, TestApp } from './support/test-app';
 
 const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 const RECEIVER = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
@@ -239,8 +239,6 @@ describe('on chain: mint signatures pass a Solidity MintContext verifier in an E
   });
 
   it('signed on the signing thread, as production signs: signing_thread_up 1 after its signatures', async () => {
-    const { threadUp, signatures } = await t.signing();
-    expect(threadUp).toBe(1);
-    expect(signatures).toBeGreaterThan(0);
+    await expectSignedOnTheThread(t);
   });
 });

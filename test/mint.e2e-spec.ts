@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { namehash, Signature, verifyTypedData, Wallet } from 'ethers';
 import request from 'supertest';
 import { Metrics } from '../src/metrics/metrics';
-import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
+import { ADMIN_TOKEN, createTestApp, expectSignedOnTheThread, TestApp } from './support/test-app';
 
 const MINTER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const OWNER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
@@ -289,9 +289,7 @@ describe('POST /api/v1/mint and /api/v1/minting-parameters', () => {
   });
 
   it('signed on the signing thread, as production signs: signing_thread_up 1 after its signatures', async () => {
-    const { threadUp, signatures } = await t.signing();
-    expect(threadUp).toBe(1);
-    expect(signatures).toBeGreaterThan(0);
+    await expectSignedOnTheThread(t);
   });
 });
 

@@ -26,7 +26,7 @@ import { BatchGateway, startBatchGateway } from './support/batch-gateway';
 import { evmProvider } from './support/evm-provider';
 import { RpcServer } from '../src/dev-chain/rpc-server';
 import { execFileLogged } from './support/suite-log';
-import { ADMIN_TOKEN, createTestApp, TestApp } from './support/test-app';
+import { ADMIN_TOKEN, createTestApp, expectSignedOnTheThread, TestApp } from './support/test-app';
 
 const CHAIN_ID = 31337;
 const PUBLIC_URL = 'https://subnames.example.com';
@@ -385,7 +385,6 @@ describe('primary names: chosen by signature, shown by viem and ethers', () => {
     const wrong = await ask(`${hex}.addr.reverse`, namehash(`${'ab'.repeat(20)}.addr.reverse`)).expect(400);
     expect(wrong.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'data.node' }] });
     // Signed on the signing thread, as production signs.
-    const { threadUp, signatures } = await t.signing();
-    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
+    await expectSignedOnTheThread(t);
   });
 });

@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { dnsEncode, namehash, Wallet } from 'ethers';
 import { RESOLVER_CALLS } from './support/calldata';
-import { createTestApp, TestApp } from './support/test-app';
+import { createTestApp, expectSignedOnTheThread, TestApp } from './support/test-app';
 
 /** The gateway's own budget (RATE_LIMIT_RESOLUTION_PER_IP) and its trusted sources (RESOLUTION_TRUSTED_SOURCES). */
 const SENDER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
@@ -76,8 +76,7 @@ describe('the gateway budget per address and trusted sources', () => {
     expect(Object.fromEntries(statuses)).toEqual({ 200: 10_000 });
     expect(limitHeaders).toBe(0);
     // The lookups were signed on the signing thread, as production signs.
-    const { threadUp, signatures } = await t.signing();
-    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
+    await expectSignedOnTheThread(t);
   }, 300_000);
 
   it('limits an untrusted source to its own lookups budget, apart from the write budget', async () => {

@@ -3,7 +3,7 @@ import { AbiCoder, dnsEncode, namehash, Wallet } from 'ethers';
 import request from 'supertest';
 import { RESOLVER_CALLS } from './support/calldata';
 import { freePort } from './support/service-process';
-import { createTestApp, TestApp } from './support/test-app';
+import { createTestApp, expectSignedOnTheThread, TestApp } from './support/test-app';
 import { startVarnish, Varnish } from './support/varnish';
 
 /** The shipped VCL (deploy/varnish/default.vcl) in a real varnishd in front of the service. */
@@ -69,8 +69,7 @@ describe('the gateway behind Varnish with the shipped VCL', () => {
     expect((await varnish.counters())['MAIN.backend_req'] - before['MAIN.backend_req']).toBe(misses.length);
     expect(lastAge).toMatch(/^\d+$/);
     // The origin signed its answer on the signing thread, as production signs.
-    const { threadUp, signatures } = await t.signing();
-    expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
+    await expectSignedOnTheThread(t);
   }, 120_000);
 
   it("a write purges the cached answer: once varnish has the write's ban, the next lookup is fresh", async () => {

@@ -52,6 +52,12 @@ export interface SigningCounts {
   signatures: number;
 }
 
+/** Signatures were made, and on the signing thread (signing_thread_up 1), as production makes them. */
+export async function expectSignedOnTheThread(app: Pick<TestApp, 'signing'>): Promise<void> {
+  const { threadUp, signatures } = await app.signing();
+  expect({ threadUp, signed: signatures > 0 }).toEqual({ threadUp: 1, signed: true });
+}
+
 /** Boots the whole application in process, with the same global setup as serve.ts. */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
