@@ -1,10 +1,19 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
 import { AdminApiKeysController } from './admin-api-keys.controller';
 import { AdminAuditController } from './admin-audit.controller';
 import { KeysService } from './keys.service';
+import { jsonBody } from '../common/http/body-readers';
+
+/** The routes that read a JSON body (jsonBody). */
+const BODY_ROUTES = [
+  { path: 'admin/api-keys', method: RequestMethod.POST },
+  { path: 'admin/api-keys/:id', method: RequestMethod.PATCH },
+  { path: 'admin/api-keys/:id/rotate', method: RequestMethod.POST },
+  { path: 'admin/api-keys/:id', method: RequestMethod.DELETE },
+];
 
 /**
  * Administration of API keys (issue, list, change, rotate, revoke), using auth (the key store), quota (the
@@ -16,4 +25,8 @@ import { KeysService } from './keys.service';
   providers: [KeysService],
   exports: [KeysService],
 })
-export class AdminModule {}
+export class AdminModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(jsonBody()).forRoutes(...BODY_ROUTES);
+  }
+}

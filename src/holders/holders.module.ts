@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { ChainModule } from '../chain/chain.module';
 import { AuthModule } from '../auth/auth.module';
 import { PrimaryNamesModule } from '../primary-names/primary-names.module';
@@ -12,6 +12,14 @@ import { HoldersController } from './holders.controller';
 import { HoldersRepository } from './holders.repository';
 import { PoliciesController } from './policies.controller';
 import { PoliciesService } from './policies.service';
+import { jsonBody } from '../common/http/body-readers';
+
+/** The routes that read a JSON body (jsonBody): every holder action and its typed data, and a parent's policy. */
+const BODY_ROUTES = [
+  { path: 'holder/{*action}', method: RequestMethod.POST },
+  { path: 'policies/:parentName', method: RequestMethod.PUT },
+  { path: 'policies/:parentName', method: RequestMethod.DELETE },
+];
 
 @Module({
   imports: [AuthModule, QuotaModule, RateLimitStorageModule, SubnamesModule, PrimaryNamesModule, ChainModule],
@@ -19,4 +27,8 @@ import { PoliciesService } from './policies.service';
   providers: [HoldersRepository, PoliciesService, HolderGate, HolderActionsService, HolderNamesService],
   exports: [PoliciesService],
 })
-export class HoldersModule {}
+export class HoldersModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(jsonBody()).forRoutes(...BODY_ROUTES);
+  }
+}

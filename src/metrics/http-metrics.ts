@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isModuleMiddleware } from '../common/http/allowed-methods';
 import { onResponseEnd } from '../common/http/response-end';
 import type { Metrics } from './metrics';
 
@@ -6,13 +7,14 @@ import type { Metrics } from './metrics';
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
- * The route template a request matched (`/api/v1/subnames/:fullName`), never the raw path. A wildcard template
- * (`/api/v1/:resource{/*path}`, `/portal/api/{*path}`) is a module middleware's route, which many paths pass, so
- * it means that no controller route matched (no controller route has a wildcard).
+ * The route template a request matched (`/api/v1/subnames/:fullName`), never the raw path. A module middleware's
+ * route (a body reader's `/api/v1/subnames`, a wildcard such as `/portal/api/{*path}`) is the last one matched when
+ * the request went no further, so it means that no controller route matched (no controller route has a wildcard).
  */
 export function routeOf(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' && !path.includes('*') ? path : UNMATCHED_ROUTE;
+  const route = req.route as { path?: unknown; stack?: { name: string }[] } | undefined;
+  if (typeof route?.path !== 'string' || route.path.includes('*')) return UNMATCHED_ROUTE;
+  return route.stack && isModuleMiddleware({ stack: route.stack }) ? UNMATCHED_ROUTE : route.path;
 }
 
 /** Counts and times every request; registered before body parsing so refused bodies are counted too. */

@@ -27,7 +27,7 @@ import { PortalRepository } from './portal.repository';
 import { SiweVerifier } from './siwe-verifier';
 
 /** The portal's JSON API reads its bodies itself (the application's reader leaves them alone). */
-export const PORTAL_API_ROUTE = { path: 'portal/api/{*path}', method: RequestMethod.ALL };
+const PORTAL_API_ROUTE = { path: 'portal/api/{*path}', method: RequestMethod.ALL };
 
 /**
  * The developer portal at /portal: a wallet signs in (EIP-4361), proves on chain that it controls parent names,

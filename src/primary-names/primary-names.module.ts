@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { ChainModule } from '../chain/chain.module';
 import { AuditModule } from '../audit/audit.module';
 import { ChangeFeedModule } from '../cache/change-feed.module';
@@ -10,6 +10,10 @@ import { PrimaryNameEndingsModule } from './stored-primary-name-endings';
 import { PrimaryNamesController } from './primary-names.controller';
 import { PrimaryNamesRepository } from './primary-names.repository';
 import { PrimaryNamesService } from './primary-names.service';
+import { jsonBody } from '../common/http/body-readers';
+
+/** The routes that read a JSON body (jsonBody). */
+const BODY_ROUTES = [{ path: 'primary-names', method: RequestMethod.POST }];
 
 @Module({
   imports: [
@@ -25,4 +29,8 @@ import { PrimaryNamesService } from './primary-names.service';
   providers: [PrimaryNamesRepository, PrimaryNamesService, PrimaryNameCache],
   exports: [PrimaryNamesService],
 })
-export class PrimaryNamesModule {}
+export class PrimaryNamesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(jsonBody()).forRoutes(...BODY_ROUTES);
+  }
+}

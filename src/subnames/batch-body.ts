@@ -8,7 +8,7 @@ import { MAX_BATCH_ITEMS } from './dto/batch-limits';
 
 /** POST /subnames/batch carries up to 1000 bodies, so it alone may send up to 2 MB. */
 export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
-/** The route that reads its body itself (the application's 64 KB reader leaves it alone). */
+/** The route that reads its body itself, after its guards (no 64 KB reader is applied to it). */
 export const BATCH_ROUTE = { path: 'subnames/batch', method: RequestMethod.POST };
 
 /** Refuses a JSON text whose top-level `items` array has more than `max` elements, as validation would. */

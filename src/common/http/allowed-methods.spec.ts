@@ -5,10 +5,12 @@ describe(allowedMethods.name, () => {
   const app = express();
   app.get('/api/v1/subnames/:fullName', (_req, res) => res.end());
   app.delete('/api/v1/subnames/:fullName', (_req, res) => res.end());
-  // What Nest's Express adapter registers for `forRoutes({ path: ':resource{/*path}', method: RequestMethod.POST })`
-  // and for `forRoutes({ path: 'subnames{/*path}', method: RequestMethod.ALL })`.
+  // What Nest's Express adapter registers for `forRoutes({ path: '{*path}', method: RequestMethod.POST })`, for
+  // `forRoutes({ path: 'subnames/:fullName', method: RequestMethod.DELETE })` and for
+  // `forRoutes({ path: 'subnames{/*path}', method: RequestMethod.ALL })`.
   const handler: RequestHandler = (_req, _res, next) => next();
-  app.post(['/api/v1/:resource{/*path}', '/{*path}'], handler);
+  app.post('/{*path}', handler);
+  app.delete('/api/v1/subnames/:fullName', handler);
   app.all('/api/v1/subnames{/*path}', handler);
   const at = (path: string) => allowedMethods({ app, path } as unknown as Request);
 

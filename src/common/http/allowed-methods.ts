@@ -7,18 +7,19 @@ interface RouteLayer {
 }
 
 /**
- * Nest's routes for module middleware bound to one method (`forRoutes({ path, method })`) serve no resource,
- * so they allow no method: Nest's Express adapter names their one handler `handler` (controllers' are anonymous;
- * the 405 e2e specs would see a change).
+ * Whether an Express route is a module middleware's (`forRoutes({ path, method })`), which serves no resource:
+ * Nest's Express adapter names its one handler `handler` (controllers' are anonymous; the 405 e2e specs and the
+ * metrics' `unmatched` label would see a change).
  */
-const isMiddleware = (route: NonNullable<RouteLayer['route']>) => route.stack.every((l) => l.name === 'handler');
+export const isModuleMiddleware = (route: { stack: { name: string }[] }): boolean =>
+  route.stack.every((l) => l.name === 'handler');
 
 /** The methods the application's routes serve at the request's path (with HEAD beside GET), sorted. */
 export function allowedMethods(req: Request): string[] {
   const stack = (req.app as unknown as { router?: { stack?: RouteLayer[] } }).router?.stack ?? [];
   const methods = new Set<string>();
   for (const layer of stack) {
-    if (!layer.route || isMiddleware(layer.route) || !layer.match(req.path)) continue;
+    if (!layer.route || isModuleMiddleware(layer.route) || !layer.match(req.path)) continue;
     for (const [method, on] of Object.entries(layer.route.methods)) {
       if (on && method !== '_all') methods.add(method.toUpperCase());
     }
