@@ -58,8 +58,12 @@ describe(AppValidationPipe.name, () => {
     );
   });
 
-  it.each([[[1, 2]], ['text'], [null], [undefined], [42]])('refuses a body that is not an object: %j', async (body) => {
+  it.each([[[1, 2]], ['text'], [null], [42]])('refuses a body that is not an object: %j', async (body) => {
     expect(await errorsOf(body)).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
+  });
+
+  it('takes no body at all as an empty object, so the missing fields are named', async () => {
+    expect(await errorsOf(undefined)).toEqual([{ field: 'name', message: 'is required' }]);
   });
 
   it('does not coerce types', async () => {

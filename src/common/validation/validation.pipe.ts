@@ -106,6 +106,8 @@ export class AppValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'custom') return value;
+    // No body at all is an empty object: its fields are then named as missing, and a DTO of optional fields passes.
+    if (metadata.type === 'body' && value === undefined) value = {};
     if (metadata.type === 'body' && metadata.metatype && !this.isPlainObject(value)) {
       throw new ValidationFailedError([{ field: 'body', message: 'must be a JSON object' }]);
     }
