@@ -71,6 +71,21 @@ describe('holders: policies and signed actions', () => {
     expect((await claim(alice, 'alice.oak.eth')).body).toMatchObject({ status: 403, code: 'HOLDER_NOT_ALLOWED' });
   });
 
+  it('takes the largest policy (10,000 addresses, 1,000 reserved labels of 255 characters); past 1 MB 413', async () => {
+    const allowlist = Array.from({ length: 10_000 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    const reserved = Array.from({ length: 1_000 }, (_, i) => `${i}`.padStart(255, 'r'));
+    const put = await putPolicy({ claims: 'allowlist', allowlist, labels: { reserved } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ claims: 'allowlist', allowlistSize: 10_000 });
+    expect(put.body.labels.reserved).toHaveLength(1_000);
+    const past = await putPolicy({ claims: 'allowlist', allowlist: [...allowlist, ...allowlist, ...allowlist] });
+    expect(past.status).toBe(413);
+    expect(past.body.code).toBe('PAYLOAD_TOO_LARGE');
+    const tooMany = await putPolicy({ claims: 'allowlist', allowlist: [...allowlist, `0x${'f'.repeat(40)}`] });
+    expect(tooMany.body.errors).toEqual([{ field: 'allowlist', message: expect.stringContaining('10000') }]);
+    await http().delete('/api/v1/policies/oak.eth').set('x-auth-token', key.key).expect(204);
+  });
+
   it('claims under an open policy, charged to the policy key, audited as the wallet; refusals in order', async () => {
     await putPolicy({
       claims: 'open',

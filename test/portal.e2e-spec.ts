@@ -553,6 +553,14 @@ describe('developer portal on an ENS chain', () => {
       expect(lines.every((l) => l.parentName === 'maple.eth')).toBe(true);
     });
 
+    it('sets a policy with the largest allowlist (10,000 addresses, 450 KB: more than the 64 KB of other bodies)', async () => {
+      const allowlist = Array.from({ length: 10_000 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+      const res = await portal.send(s, 'put', '/names/maple.eth/policy', { claims: 'allowlist', allowlist });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ parentName: 'maple.eth', claims: 'allowlist', allowlistSize: 10_000 });
+      expect(res.body.allowlist[9_999]).toBe(getAddress(allowlist[9_999]));
+    });
+
     it('refuses both for a parent the wallet does not control (403)', async () => {
       const other = await portal.signIn(Wallet.createRandom());
       const refused = { status: 403, code: 'NOT_NAME_CONTROLLER' };

@@ -13,13 +13,15 @@ import { HoldersRepository } from './holders.repository';
 import { PoliciesController } from './policies.controller';
 import { PoliciesService } from './policies.service';
 import { jsonBody } from '../common/http/body-readers';
+import { POLICY_BODY_LIMIT } from './dto/put-policy.dto';
 
-/** The routes that read a JSON body (jsonBody): every holder action and its typed data, and a parent's policy. */
+/** The routes that read a JSON body of at most 64 KB (jsonBody): every holder action and its typed data. */
 const BODY_ROUTES = [
   { path: 'holder/{*action}', method: RequestMethod.POST },
-  { path: 'policies/:parentName', method: RequestMethod.PUT },
   { path: 'policies/:parentName', method: RequestMethod.DELETE },
 ];
+/** A policy's allowlist may hold 10,000 addresses. */
+const POLICY_ROUTE = { path: 'policies/:parentName', method: RequestMethod.PUT };
 
 @Module({
   imports: [AuthModule, QuotaModule, RateLimitStorageModule, SubnamesModule, PrimaryNamesModule, ChainModule],
@@ -30,5 +32,6 @@ const BODY_ROUTES = [
 export class HoldersModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(jsonBody()).forRoutes(...BODY_ROUTES);
+    consumer.apply(jsonBody(POLICY_BODY_LIMIT)).forRoutes(POLICY_ROUTE);
   }
 }

@@ -6,6 +6,7 @@ import { ChainModule } from '../chain/chain.module';
 import { BODY_LIMIT, jsonReader } from '../common/http/body-readers';
 import { deferBody } from '../common/http/deferred-body';
 import { HoldersModule } from '../holders/holders.module';
+import { POLICY_BODY_LIMIT } from '../holders/dto/put-policy.dto';
 import { QuotaModule } from '../quota/quota.module';
 import { ResolutionModule } from '../resolution/resolution.module';
 import { SubnamesModule } from '../subnames/subnames.module';
@@ -28,6 +29,7 @@ import { SiweVerifier } from './siwe-verifier';
 
 /** The portal's JSON API reads its bodies itself (the application's reader leaves them alone). */
 const PORTAL_API_ROUTE = { path: 'portal/api/{*path}', method: RequestMethod.ALL };
+const PORTAL_POLICY_ROUTE = { path: 'portal/api/names/:name/policy', method: RequestMethod.PUT };
 
 /**
  * The developer portal at /portal: a wallet signs in (EIP-4361), proves on chain that it controls parent names,
@@ -73,5 +75,7 @@ export class PortalModule implements NestModule {
     // Bodies read after the guards (ReadDeferredBody on each controller): the session first (401 before any other
     // check). One router layer for the whole API, not one a route.
     consumer.apply(deferBody(jsonReader(BODY_LIMIT))).forRoutes(PORTAL_API_ROUTE);
+    // A policy's allowlist may hold 10,000 addresses: its route's reader, set after the one above, replaces it.
+    consumer.apply(deferBody(jsonReader(POLICY_BODY_LIMIT))).forRoutes(PORTAL_POLICY_ROUTE);
   }
 }

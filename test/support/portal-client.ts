@@ -40,7 +40,7 @@ export class PortalClient {
   }
 
   /** A state change as the page sends it. */
-  send(s: PortalSession, method: 'post' | 'patch' | 'delete', path: string, body?: object) {
+  send(s: PortalSession, method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: object) {
     const req = request(this.http)
       [method](`/portal/api${path}`)
       .set('Cookie', s.cookie)

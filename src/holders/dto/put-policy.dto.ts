@@ -8,6 +8,8 @@ import { canonical, satisfies } from '../../common/validation/validators';
 
 export const MAX_ALLOWLIST = 10_000;
 export const MAX_RESERVED = 1000;
+/** Bytes of a policy body: 10,000 addresses (450 KB) and 1,000 reserved labels of 255 characters fit (64 KB would not). */
+export const POLICY_BODY_LIMIT = 1024 * 1024;
 
 /** Each entry through `one` (which throws the reason), reported as `[i] reason`; duplicates dropped. */
 function listOf(one: (raw: unknown) => string | number, max: number, min = 0) {
