@@ -133,6 +133,10 @@ describe('moving names between deployments: export, then npm run cli -- import',
     expect(stderr).not.toContain('Error');
     expect(code).toBe(0);
     expect(stdout).toContain(`created ${names}, updated 0, refused 0`);
+    // Progress on stderr though it is a pipe here (no TTY): the first line and the last.
+    const progress = stderr.split('\n').filter((l) => l.startsWith('importing |'));
+    expect(progress[0]).toMatch(new RegExp(`\\| 0/${names} \\| created 0, updated 0, refused 0$`));
+    expect(progress.at(-1)).toMatch(new RegExp(`\\| ${names}/${names} \\| created ${names}, updated 0, refused 0$`));
     const before = await source.dataSource.query(
       `SELECT ${COLUMNS} FROM subnames WHERE full_name LIKE '%.oak.eth' ORDER BY full_name`,
     );

@@ -70,6 +70,9 @@ export async function importFile(options: ImportOptions): Promise<ImportSummary>
       stream: process.stderr,
       format: `${options.dryRun ? 'checking' : 'importing'} |{bar}| {value}/{total} | created {created}, updated {updated}, refused {refused}`,
       hideCursor: true,
+      // Redirected to a file or a CI log, stderr is no TTY: a plain line a second then, and the last one at the end.
+      noTTYOutput: true,
+      notTTYSchedule: 1000,
     },
     Presets.shades_classic,
   );
