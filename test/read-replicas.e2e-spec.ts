@@ -82,12 +82,12 @@ describe('reads from a PostgreSQL standby (DATABASE_READ_URL)', () => {
     return { primary: count('primary'), replica: count('replica') };
   }
 
-  /** Searches until the standby answers one with `expected` (at most `ms`); whether it did. */
-  async function answeredByStandby(expected: string, ms = 5_000): Promise<boolean> {
+  /** Asks (by default searches) until the standby answers with `expected` (at most `ms`); whether it did. */
+  async function answeredByStandby(expected: string, ms = 5_000, ask = searched): Promise<boolean> {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
       const before = (await reads()).replica;
-      const value = await searched();
+      const value = await ask();
       if ((await reads()).replica > before) return value === expected;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -104,6 +104,22 @@ describe('reads from a PostgreSQL standby (DATABASE_READ_URL)', () => {
 
   it('the search is answered by the standby once it has replayed the write', async () => {
     expect(await answeredByStandby(addresses[0])).toBe(true);
+  });
+
+  it('the names an address holds are read from the standby too', async () => {
+    const holder = Wallet.createRandom().address;
+    const created = await fetch(`${svc.url}/api/v1/subnames`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': key },
+      body: JSON.stringify({ parentName: 'oak.eth', label: 'held', owner: holder }),
+    });
+    expect(created.status).toBe(201);
+    const held = async () => {
+      const res = await fetch(`${svc.url}/api/v1/holder/${holder}/names`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { items: { fullName: string }[] }).items.map((i) => i.fullName).join();
+    };
+    expect(await answeredByStandby('held.oak.eth', 5_000, held)).toBe(true);
   });
 
   it('replay paused: a write is read back at once, from the primary, by GET, search and resolution', async () => {

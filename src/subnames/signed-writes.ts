@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../audit/audit.types';
+import { ReadRouter } from '../reads/read-router';
 import { SubnamePageResponse, toSubnamePage } from './dto/subname-page.response';
 import { toSubnameResponse } from './dto/subname.response';
 import { EndedPrimaryName, endedBy, PrimaryNameEndings } from './primary-name-endings';
@@ -26,6 +27,7 @@ export class SignedWrites {
     private readonly writes: SubnamesService,
     private readonly audit: AuditService,
     private readonly cache: SubnameCache,
+    private readonly reads: ReadRouter,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() private readonly endings?: PrimaryNameEndings,
   ) {}
@@ -63,10 +65,12 @@ export class SignedWrites {
     return this.ended({ entity: { ...deleted, addresses: {} }, previous: deleted });
   }
 
-  /** The names an address holds (any letter case given), the page shape of search. */
+  /** The names an address holds (any letter case given), the page shape of search; a public read (a standby's). */
   async heldBy(address: string, page: number, size: number): Promise<SubnamePageResponse> {
     const window = { limit: size, offset: (page - 1) * size };
-    const { items, totalItems } = await this.subnames.ownedPage(this.dataSource.manager, address.toLowerCase(), window);
+    const { items, totalItems } = await this.reads.transaction((manager) =>
+      this.subnames.ownedPage(manager, address.toLowerCase(), window),
+    );
     return toSubnamePage(items, page, size, totalItems);
   }
 
