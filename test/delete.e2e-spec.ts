@@ -106,7 +106,9 @@ describe('DELETE /api/v1/subnames/:fullName', () => {
       const small = await t.issueKey(['elm.eth'], 3);
       const first = await create({ parentName: 'elm.eth', label: 'erin', ttl: 60 }, small.key).expect(201);
       expect(first.headers['x-quota-remaining']).toBe('2');
-      await remove('erin.elm.eth', small.key).expect(204);
+      const removed = await remove('erin.elm.eth', small.key).expect(204);
+      // A delete is a successful write: it carries the key's quota too, unchanged by it.
+      expect([removed.headers['x-quota-limit'], removed.headers['x-quota-remaining']]).toEqual(['3', '2']);
       expect(await quota(small.key)).toEqual({ limit: 3, used: 1, remaining: 2 });
 
       const second = await create({ parentName: 'elm.eth', label: 'erin' }, small.key).expect(201);

@@ -88,11 +88,12 @@ describe(SubnamesController.name, () => {
   it('DELETE /subnames/:fullName: 401 without a key, 204 with one', async () => {
     const anonymous = await request(app.getHttpServer()).delete('/api/v1/subnames/alice.oak.eth');
     expect(anonymous.status).toBe(401);
-    subnames.remove.mockResolvedValue([]);
+    subnames.remove.mockResolvedValue({ ended: [], quota: { limit: 10, used: 3, remaining: 7 } });
     const res = await request(app.getHttpServer())
       .delete('/api/v1/subnames/alice.oak.eth')
       .set('x-auth-token', 'good-key');
     expect(res.status).toBe(204);
+    expect([res.headers['x-quota-limit'], res.headers['x-quota-remaining']]).toEqual(['10', '7']);
     expect(subnames.remove).toHaveBeenCalledTimes(1);
     expect(subnames.remove.mock.calls[0].slice(0, 2)).toEqual([TEST_KEY, 'alice.oak.eth']);
   });

@@ -35,6 +35,12 @@ const SEARCH_PROBLEMS: [number, string][] = [
   [503, 'SEARCH_TIMEOUT: the search needed more database time than its budget; narrow it, or retry'],
 ];
 /** The warning a write carries when it moves the coin-60 address of a name some address chose as its primary name. */
+/** The key's quota after a successful write (CONTRACT section 3). */
+const QUOTA_DOC = {
+  'X-Quota-Limit': { description: "The key's creation limit", schema: { type: 'integer', example: 2000 } },
+  'X-Quota-Remaining': { description: 'Creations the key has left', schema: { type: 'integer', example: 1998 } },
+};
+
 const PRIMARY_NAME_ENDED_DOC = {
   [PRIMARY_NAME_ENDED_HEADER]: {
     description:
@@ -63,11 +69,11 @@ export class SubnamesController {
   @Post()
   @ApiKeyAuth()
   @ApiOperation({ summary: 'Create or update a subname (keyed by its full name)' })
-  @ApiCreatedResponse({ type: SubnameResponse, description: 'Created; one unit of quota used' })
+  @ApiCreatedResponse({ type: SubnameResponse, description: 'Created; one unit of quota used', headers: QUOTA_DOC })
   @ApiOkResponse({
     type: SubnameResponse,
     description: 'Updated; given fields replaced, left-out fields kept',
-    headers: PRIMARY_NAME_ENDED_DOC,
+    headers: { ...QUOTA_DOC, ...PRIMARY_NAME_ENDED_DOC },
   })
   @ApiProblems(
     [400, 'Invalid body: every bad field is listed in errors[]'],
@@ -99,7 +105,7 @@ export class SubnamesController {
   @ApiOkResponse({
     type: BatchResponse,
     description: 'Applied; one result per item in the order given',
-    headers: PRIMARY_NAME_ENDED_DOC,
+    headers: { ...QUOTA_DOC, ...PRIMARY_NAME_ENDED_DOC },
   })
   @ApiProblems(
     [
@@ -201,7 +207,7 @@ export class SubnamesController {
   })
   @ApiNoContentResponse({
     description: 'Deleted; the name may be created again (which uses quota again)',
-    headers: PRIMARY_NAME_ENDED_DOC,
+    headers: { ...QUOTA_DOC, ...PRIMARY_NAME_ENDED_DOC },
   })
   @ApiProblems(
     [400, 'Not a valid ENS name'],
@@ -214,6 +220,7 @@ export class SubnamesController {
     @CurrentActor() by: Actor,
     @Res({ passthrough: true }) res: Response,
   ): Promise<void> {
-    res.set(primaryNameEndedHeader(await this.subnames.remove(key, fullName, by)));
+    const { ended, quota } = await this.subnames.remove(key, fullName, by);
+    res.set({ ...quotaHeaders(quota), ...primaryNameEndedHeader(ended) });
   }
 }

@@ -35,7 +35,7 @@ describe(SubnamesService.name, () => {
     write: jest.Mock;
     exportPage: jest.Mock;
   };
-  let quota: { refusal: jest.Mock };
+  let quota: { refusal: jest.Mock; view: jest.Mock };
   let audit: { record: jest.Mock; recordMany: jest.Mock };
   let cache: SubnameCache;
   /** Commits and evictions, in order. */
@@ -50,7 +50,10 @@ describe(SubnamesService.name, () => {
       write: jest.fn(),
       exportPage: jest.fn(),
     };
-    quota = { refusal: jest.fn(async () => new QuotaExceededError(10)) };
+    quota = {
+      refusal: jest.fn(async () => new QuotaExceededError(10)),
+      view: jest.fn(async () => ({ limit: 10, used: 3, remaining: 7 })),
+    };
     audit = { record: jest.fn(async () => undefined), recordMany: jest.fn(async () => undefined) };
     // authorize() is pure: the real one, without its collaborators.
     const keys = Object.create(ApiKeysService.prototype) as ApiKeysService;
@@ -308,8 +311,11 @@ describe(SubnamesService.name, () => {
   describe('remove', () => {
     it('deletes the name as the path DTO handed it over', async () => {
       repository.deleteByFullName.mockResolvedValue(entity('alice.oak.eth'));
-      await sut.remove(KEY, 'alice.oak.eth', BY);
+      const removed = await sut.remove(KEY, 'alice.oak.eth', BY);
       expect(repository.deleteByFullName).toHaveBeenCalledWith(MANAGER, 'alice.oak.eth');
+      // The key's quota, read in the delete's transaction, for the X-Quota headers.
+      expect(quota.view).toHaveBeenCalledWith(MANAGER, KEY.id);
+      expect(removed).toEqual({ ended: [], quota: { limit: 10, used: 3, remaining: 7 } });
       expect(audit.record).toHaveBeenCalledWith(
         MANAGER,
         expect.objectContaining({ action: 'subname.delete', subject: 'alice.oak.eth', after: null }),

@@ -217,18 +217,26 @@ export class SubnamesService {
     }
   }
 
-  /** Deletes a subname the key may write; the quota unit its creation took is not given back. */
-  async remove(key: AuthenticatedKey, fullName: string, by: Actor): Promise<EndedPrimaryName[]> {
+  /**
+   * Deletes a subname the key may write; the quota unit its creation took is not given back. The key's quota
+   * after it comes back for the X-Quota headers every successful write carries.
+   */
+  async remove(
+    key: AuthenticatedKey,
+    fullName: string,
+    by: Actor,
+  ): Promise<{ ended: EndedPrimaryName[]; quota: QuotaView }> {
     this.keys.authorize(key, fullName.slice(fullName.indexOf('.') + 1));
-    const deleted = await this.dataSource.transaction(async (manager) => {
+    const { deleted, quota } = await this.dataSource.transaction(async (manager) => {
       const deleted = await this.subnames.deleteByFullName(manager, fullName);
       if (!deleted) throw new SubnameNotFoundError(fullName);
       const before = auditedSubname(deleted);
       await this.audit.record(manager, { by, action: 'subname.delete', subject: fullName, before, after: null });
-      return deleted;
+      return { deleted, quota: await this.quota.view(manager, key.id) };
     });
     this.cache.written([fullName]);
     // A deleted name resolves to no address: it ends a primary name as moving its address would.
-    return endedBy(this.endings, [{ entity: { ...deleted, addresses: {} }, previous: deleted }]);
+    const ended = await endedBy(this.endings, [{ entity: { ...deleted, addresses: {} }, previous: deleted }]);
+    return { ended, quota };
   }
 }
