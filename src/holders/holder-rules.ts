@@ -3,10 +3,12 @@ import type { HolderPolicyEntity } from './holder-policy.entity';
 /** Why the policy's label rules refuse a (normalised) label, or null. */
 export function labelProblem(policy: HolderPolicyEntity, label: string): string | null {
   const { minLength, maxLength } = policy.labels;
-  if (label.length < minLength) {
+  // Characters are code points, as the .eth registrar's strlen counts them: an emoji is one, not two UTF-16 units.
+  const length = [...label].length;
+  if (length < minLength) {
     return `label "${label}" is shorter than the ${minLength} characters the policy of ${policy.parentName} requires (minLength)`;
   }
-  if (label.length > maxLength) {
+  if (length > maxLength) {
     return `label "${label}" is longer than the ${maxLength} characters the policy of ${policy.parentName} allows (maxLength)`;
   }
   return null;

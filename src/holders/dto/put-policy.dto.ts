@@ -53,15 +53,18 @@ function coin(raw: unknown): number | '*' {
   return raw as number;
 }
 
+const LENGTH_UNIT =
+  'Characters of the normalised label, counted as code points (an emoji is one), as the .eth registrar counts';
+
 export class LabelRulesDto {
-  @ApiPropertyOptional({ example: 3, minimum: 1, maximum: 255, default: 3 })
+  @ApiPropertyOptional({ example: 3, minimum: 1, maximum: 255, default: 3, description: LENGTH_UNIT })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(255)
   minLength?: number;
 
-  @ApiPropertyOptional({ example: 63, minimum: 1, maximum: 255, default: 63 })
+  @ApiPropertyOptional({ example: 63, minimum: 1, maximum: 255, default: 63, description: LENGTH_UNIT })
   @IsOptional()
   @IsInt()
   @Min(1)
