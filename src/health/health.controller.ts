@@ -9,7 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { RateLimitStorage } from '../rate-limit/rate-limit.storage';
 import { NoRateLimit } from '../common/http/no-rate-limit.decorator';
 import { probeDatabase } from './database-probe';
-import { HealthResponse } from './health.dto';
+import { HealthResponse, NOT_READY_EXAMPLES } from './health.dto';
 import { ShutdownService } from './shutdown.service';
 
 const DATABASE_PING_TIMEOUT_MS = 2_000;
@@ -46,7 +46,11 @@ export class HealthController {
       'storage is reported (Redis, or the in-process fallback while Redis is unreachable) but never fails it.',
   })
   @ApiOkResponse({ type: HealthResponse, description: 'Ready: route traffic here' })
-  @ApiServiceUnavailableResponse({ type: HealthResponse, description: 'Database unreachable, or shutting down' })
+  @ApiServiceUnavailableResponse({
+    type: HealthResponse,
+    description: 'Database unreachable, or shutting down (Retry-After: 5)',
+    examples: NOT_READY_EXAMPLES,
+  })
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
     let result: HealthCheckResult;
     try {

@@ -5,6 +5,26 @@ const EXAMPLE = {
   rateLimitStorage: { status: 'up', storage: 'redis', redis: 'up' },
 };
 
+const STORAGE = { status: 'up', storage: 'redis', redis: 'up' };
+const DOWN = { status: 'down', message: 'unreachable' };
+
+/** The two bodies of a 503 from /health/ready, each with its status. */
+export const NOT_READY_EXAMPLES = {
+  database: {
+    summary: 'The database does not answer within 2 s',
+    value: {
+      status: 'error',
+      info: { rateLimitStorage: STORAGE },
+      error: { database: DOWN },
+      details: { database: DOWN, rateLimitStorage: STORAGE },
+    },
+  },
+  shutting_down: {
+    summary: 'The process is shutting down (SIGTERM): take it out of rotation',
+    value: { status: 'shutting_down', info: EXAMPLE, error: {}, details: EXAMPLE },
+  },
+};
+
 /** The @nestjs/terminus health report. */
 export class HealthResponse {
   @ApiProperty({ enum: ['ok', 'error', 'shutting_down'], example: 'ok' }) status: string;

@@ -38,6 +38,18 @@ describe('OpenAPI problem examples', () => {
     expect(wrong).toEqual([]);
   });
 
+  it("gives the error responses that are not problems (readiness's 503) examples too", () => {
+    const ready = document.paths['/health/ready'].get.responses['503'].content?.['application/json'] as {
+      examples?: Record<string, { value: { status: string } }>;
+    };
+    expect(Object.values(ready.examples ?? {}).map((e) => e.value.status)).toEqual(['error', 'shutting_down']);
+    const others = Object.values(document.paths)
+      .flatMap((operations) => Object.values(operations))
+      .flatMap((op) => Object.entries(op.responses))
+      .filter(([status, response]) => Number(status) >= 400 && !response.content?.[PROBLEM_CONTENT_TYPE]);
+    expect(others).toHaveLength(1);
+  });
+
   it('gives the error responses of one operation different codes', () => {
     const codesByOp = new Map<string, (string | undefined)[]>();
     for (const p of problems) codesByOp.set(p.op, [...(codesByOp.get(p.op) ?? []), p.example?.code]);
