@@ -25,12 +25,20 @@ import { HolderGate } from './holder-gate';
 import type { HolderTypedData } from './holder-messages';
 import { HolderNamesService } from './holder-names.service';
 
-const REFUSALS: [number, string][] = [
+const CLAIM_REFUSALS: [number, string][] = [
   [400, 'VALIDATION_FAILED: the shape, records as section 2, or a label rule of the policy (named)'],
-  [401, "UNAUTHORIZED: the signature is not the holder's (the owner's, for a claim)"],
+  [401, "UNAUTHORIZED: the signature is not the owner's"],
   [403, "HOLDER_NOT_ALLOWED naming the policy's rule; CLAIM_LIMIT_REACHED; QUOTA_EXCEEDED (the charged key)"],
-  [404, 'SUBNAME_NOT_FOUND: the name is not stored (records, transfer, delete)'],
-  [409, 'SUBNAME_TAKEN / SUBNAME_RESERVED (claim); STALE_SIGNATURE: issuedAt too old, ahead, or replayed'],
+  [409, 'SUBNAME_TAKEN / SUBNAME_RESERVED; STALE_SIGNATURE: issuedAt too old, ahead, or replayed'],
+];
+
+/** Records, transfer and delete of a held name. */
+const HELD_REFUSALS: [number, string][] = [
+  [400, 'VALIDATION_FAILED: the shape, or records as section 2'],
+  [401, "UNAUTHORIZED: the signature is not the holder's"],
+  [403, "HOLDER_NOT_ALLOWED naming the policy's rule (a record key or coin, transfers or deletes off)"],
+  [404, 'SUBNAME_NOT_FOUND: the name is not stored'],
+  [409, 'STALE_SIGNATURE: issuedAt too old, ahead, or replayed'],
 ];
 
 /** POST {action}/typed-data: what a wallet signs for that action; only the shape is checked. */
@@ -64,7 +72,7 @@ export class HoldersController {
   @Post('claim')
   @ApiOperation({ summary: 'Claim a name under a parent whose policy allows it, signed by the new owner' })
   @ApiCreatedResponse({ type: SubnameResponse })
-  @ApiProblems(...REFUSALS)
+  @ApiProblems(...CLAIM_REFUSALS)
   async claim(@Body() dto: ClaimDto, @RequestId() id: string, @Res({ passthrough: true }) res: Response) {
     return send(res, await this.actions.claim(dto, id));
   }
@@ -72,7 +80,7 @@ export class HoldersController {
   @Post('records')
   @ApiOperation({ summary: "Set or remove a held name's records, signed by its holder" })
   @ApiOkResponse({ type: SubnameResponse })
-  @ApiProblems(...REFUSALS)
+  @ApiProblems(...HELD_REFUSALS)
   async records(@Body() dto: SetRecordsDto, @RequestId() id: string, @Res({ passthrough: true }) res: Response) {
     return send(res, await this.actions.setRecords(dto, id));
   }
@@ -80,7 +88,7 @@ export class HoldersController {
   @Post('transfer')
   @ApiOperation({ summary: 'Give a held name to another address, signed by its holder' })
   @ApiOkResponse({ type: SubnameResponse })
-  @ApiProblems(...REFUSALS)
+  @ApiProblems(...HELD_REFUSALS)
   async transfer(@Body() dto: TransferDto, @RequestId() id: string, @Res({ passthrough: true }) res: Response) {
     return send(res, await this.actions.transfer(dto, id));
   }
@@ -89,7 +97,7 @@ export class HoldersController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a held name, signed by its holder' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiProblems(...REFUSALS)
+  @ApiProblems(...HELD_REFUSALS)
   async remove(@Body() dto: DeleteDto, @RequestId() id: string, @Res({ passthrough: true }) res: Response) {
     res.set(primaryNameEndedHeader(await this.actions.remove(dto, id)));
   }
