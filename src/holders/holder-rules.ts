@@ -1,10 +1,10 @@
+import { labelLength } from '../common/ens/names';
 import type { HolderPolicyEntity } from './holder-policy.entity';
 
 /** Why the policy's label rules refuse a (normalised) label, or null. */
 export function labelProblem(policy: HolderPolicyEntity, label: string): string | null {
   const { minLength, maxLength } = policy.labels;
-  // Characters are code points, as the .eth registrar's strlen counts them: an emoji is one, not two UTF-16 units.
-  const length = [...label].length;
+  const length = labelLength(label);
   if (length < minLength) {
     return `label "${label}" is shorter than the ${minLength} characters the policy of ${policy.parentName} requires (minLength)`;
   }

@@ -1,5 +1,5 @@
 import { NO_EXPIRY } from '../signing/mint-context';
-import { fitsUint256, labelLength, nameExpiry, PriceList, quote, SECONDS_PER_YEAR, UINT256_LIMIT } from './pricing';
+import { fitsUint256, nameExpiry, PriceList, quote, SECONDS_PER_YEAR, UINT256_LIMIT } from './pricing';
 
 const listing = (over: Partial<PriceList> = {}): PriceList => ({
   price: '5000',
@@ -10,20 +10,6 @@ const listing = (over: Partial<PriceList> = {}): PriceList => ({
 });
 
 describe('pricing', () => {
-  describe(labelLength.name, () => {
-    it.each([
-      ['a', 1],
-      ['abc', 3],
-      ['é', 1],
-      ['🙂', 1], // one code point, two UTF-16 units
-      ['👍🏽', 2], // base and skin-tone modifier
-      ['👨‍👩‍👧', 5], // three people and two zero-width joiners
-      ['x🙂y', 3],
-    ])('%s has %i code points', (label, n) => {
-      expect(labelLength(label)).toBe(n);
-    });
-  });
-
   describe(quote.name, () => {
     it('uses the base price and fee once for a non-expirable listing, whatever the years', () => {
       expect(quote(listing(), 'alice', 1)).toEqual({ price: 5000n, fee: 100n });

@@ -1,20 +1,10 @@
+import { labelLength } from '../common/ens/names';
 import { NO_EXPIRY } from '../signing/mint-context';
 
 /** 2^256: prices, fees and their sum must stay below it to fit the contract's uint256. */
 export const UINT256_LIMIT = 1n << 256n;
 export const SECONDS_PER_YEAR = 365 * 24 * 60 * 60;
 export const MAX_YEARS = 100;
-
-/**
- * Length of a normalised label in Unicode code points: how ENS's on-chain StringUtils.strlen counts, so
- * `abc` is 3, `é` is 1, `🙂` is 1, and an emoji with a skin-tone modifier or a ZWJ sequence counts each of
- * its code points (`👍🏽` is 2).
- */
-export function labelLength(label: string): number {
-  let n = 0;
-  for (const _ of label) n++;
-  return n;
-}
 
 /** The parts of a listing that decide what a mint costs. */
 export interface PriceList {

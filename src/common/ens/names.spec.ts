@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { concat, ensNormalize, keccak256, namehash, toUtf8Bytes, ZeroHash } from 'ethers';
-import { isSameOrUnder, nameHash, normalizeLabel, normalizeName, normalizeOrThrow, parentNameHash } from './names';
+import {
+  isSameOrUnder,
+  labelLength,
+  nameHash,
+  normalizeLabel,
+  normalizeName,
+  normalizeOrThrow,
+  parentNameHash,
+} from './names';
 import { runs } from '../../../test/support/property-runs';
 
 /** ethers' ensNormalize, the reference: the name, or the error it throws. */
@@ -153,5 +161,19 @@ describe('ens', () => {
     ])('%s under %s: %s', (name, ancestor, expected) => {
       expect(isSameOrUnder(name, ancestor)).toBe(expected);
     });
+  });
+});
+
+describe(labelLength.name, () => {
+  it.each([
+    ['a', 1],
+    ['abc', 3],
+    ['é', 1],
+    ['🙂', 1], // one code point, two UTF-16 units
+    ['👍🏽', 2], // base and skin-tone modifier
+    ['👨‍👩‍👧', 5], // three people and two zero-width joiners
+    ['x🙂y', 3],
+  ])('%s has %i code points', (label, n) => {
+    expect(labelLength(label)).toBe(n);
   });
 });

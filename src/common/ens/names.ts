@@ -94,6 +94,17 @@ function childNode(parent: Buffer, label: string): Buffer {
 }
 
 /**
+ * Length of a normalised label in Unicode code points: how ENS's on-chain StringUtils.strlen counts, so
+ * `abc` is 3, `é` is 1, `🙂` is 1, and an emoji with a skin-tone modifier or a ZWJ sequence counts each of
+ * its code points (`👍🏽` is 2).
+ */
+export function labelLength(label: string): number {
+  let n = 0;
+  for (const _ of label) n++;
+  return n;
+}
+
+/**
  * ENSIP-1 namehash of a normalised name: 0x and 64 lower-case hex digits. keccak256(parent node ‖
  * keccak256(label)), with the parent's node remembered, so a name costs two hashes rather than two per label.
  */
