@@ -8,7 +8,7 @@ import { DEV_CHAIN_USAGE, parseDevChain } from './cli/dev-chain-options';
 
 const USAGE = new Usage(
   [...KEYS_USAGE, ...IMPORT_USAGE, ...PRIMARY_NAME_USAGE, ...RESOLVER_USAGE, ...DEV_CHAIN_USAGE],
-  'Every command answers --help. Exit codes: 0 done, 1 failed or refused, 2 wrong usage (3: the chain could not be read).',
+  'Every command answers --help. Exit codes: 0 done, 1 failed or refused (one line says what to do), 2 wrong usage.',
 );
 
 // Work loads once the arguments parse (NestJS, TypeORM, ethers: over a second); require: jest has no native import().

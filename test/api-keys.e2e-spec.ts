@@ -154,12 +154,12 @@ describe('API keys: admin routes and CLI', () => {
       expect(stdout).toMatch(/\n {2}sns_[A-Za-z0-9_-]{43}\n/);
       expect(stdout).toContain('not shown again');
       await expect(cli('keys', 'create', '--name', 'nope')).rejects.toMatchObject({
-        code: 1,
-        stderr: expect.stringContaining('parentNames: is required'),
+        code: 2,
+        stderr: expect.stringMatching(/^keys create needs --parent NAME\n\nUsage: npm run cli -- keys create/),
       });
       await expect(cli('keys', 'revoke', 'abc')).rejects.toMatchObject({
-        code: 1,
-        stderr: expect.stringContaining('id: must be a UUID'),
+        code: 2,
+        stderr: expect.stringMatching(/^ID: must be a UUID\n\nUsage: npm run cli -- keys revoke/),
       });
     });
   });

@@ -374,8 +374,8 @@ describe('audit trail: every change recorded once, in its own transaction; GET /
     const all = JSON.parse((await cli('audit', '--actor', 'admin', '--since', '2020-01-01T00:00:00Z')).stdout);
     expect(all.totalItems).toBe(2);
     await expect(cli('audit', '--page', '0')).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('page: must be from 1'),
+      code: 2,
+      stderr: expect.stringContaining('--page: must be from 1'),
     });
   });
 });

@@ -33,6 +33,12 @@ const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> =>
 
 /** No raw library or Node error: no stack, no error code class names, no parseArgs wording. */
 const RAW = /ERR_|BUFFER_OVERRUN|ENOENT|ambiguous|at .*\.js:\d+|TypeError|Error:/;
+/** What NestJS, TypeORM and Node print on their own: log lines, the exception handler, stack frames. */
+const NOISE = /\[Nest\]|TypeOrmModule|ExceptionHandler|Retrying|^\s+at /m;
+
+const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const OTHER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+const TEMPLATE = 'https://gw.example/{sender}/{data}.json';
 
 /**
  * The command line as a shell user meets it (CONTRACT section 17): --help on every command and sub-command,
@@ -73,13 +79,35 @@ describe('npm run cli: usage, help and exit codes', () => {
     [['keys', 'create', '--name'], '--name needs a value'],
     [['import', 'x.ndjson', '--url', 'ftp://host', '--key', 'k'], '--url must be the service'],
     [['primary-name', 'prepare'], 'primary-name prepare needs the ADDRESS'],
+    [['primary-name', 'prepare', ADDRESS], 'primary-name prepare needs --resolver ADDRESS'],
+    [['primary-name', 'prepare', '0xnot-an-address', '--resolver', ADDRESS], 'ADDRESS: must be a 0x-prefixed'],
+    [['primary-name', 'prepare', ADDRESS, '--resolver', '0x12'], '--resolver: must be a 0x-prefixed'],
+    [['keys', 'create', '--name', 'a'], 'keys create needs --parent NAME'],
+    [['keys', 'create', '--parent', 'oak.eth', '--json'], 'keys create needs --name NAME'],
+    [['keys', 'create', '--name', 'a', '--parent', 'eth'], '--parent'],
+    [['keys', 'create', '--name', 'a', '--parent', 'oak.eth', '--expires', '2001-01-01T00:00:00Z'], '--expires:'],
+    [['keys', 'revoke', 'not-a-uuid'], 'ID: must be a UUID'],
+    [['audit', '--size', '0'], '--size:'],
+    [['resolver', 'deploy', '--url-template', TEMPLATE, '--signer', ADDRESS, OTHER], `unexpected argument ${OTHER}`],
+    [['resolver', 'check', 'oak.eth', 'pine.eth'], 'unexpected argument pine.eth'],
+    [['resolver', 'use'], 'resolver use needs the parent name'],
+    [['resolver', 'use', 'oak.eth', '--print'], 'give --resolver ADDRESS'],
+    [['resolver', 'use', 'oak.eth', '--resolver', ADDRESS], 'give --private-key-file FILE to send, or --print'],
+    [['resolver', 'deploy', '--url-template', TEMPLATE, '--signer', '0x12', '--print'], '--signer must be'],
+    [['resolver', 'url', '--resolver', ADDRESS, '--url-template', 'ftp://x', '--print'], '--url-template must be'],
+    [['resolver', 'signers', '--resolver', ADDRESS, '--print'], 'give --add or --remove'],
+    [['resolver', 'check', 'oak.eth', '--rpc-url', 'localhost:8545'], '--rpc-url must be an http(s)'],
   ])('%j is a usage error: named, with the usage, exit 2', async (args, message) => {
-    const run = await cli(args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    // Neither the database nor the chain answers: a usage error is told before either is asked anything.
+    const run = await cli(args, {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      ENS_RPC_URL: 'http://127.0.0.1:1',
+    });
     expect(run.code).toBe(2);
     expect(run.stderr.split('\n')[0]).toContain(message);
     expect(run.stderr).toContain('Usage: npm run cli -- ');
     expect(run.stderr).not.toMatch(RAW);
-    expect(run.stderr.split('\n')[0]).not.toContain('--rpc-url');
+    expect(run.stderr.split('\n')[0]).not.toContain('give --rpc-url');
     expect(run.stdout).toBe('');
   });
 
@@ -116,6 +144,10 @@ describe('npm run cli: usage, help and exit codes', () => {
     [['resolver', 'check', 'oak.eth', '--nope'], 2],
     [['import', 'x.ndjson', '--frob'], 2],
     [['primary-name', 'prepare'], 2],
+    [['primary-name', 'prepare', ADDRESS], 2],
+    [['keys', 'create', '--name', 'a'], 2],
+    [['resolver', 'deploy', '--signer', ADDRESS, OTHER], 2],
+    [['resolver', 'check'], 2],
     [['dev-chain', '--port', 'x'], 2],
   ])('%j answers without loading NestJS, TypeORM, ethers or the DTOs', async (args, code) => {
     expect(await loaded(args)).toEqual({ code, heavy: [] });
@@ -123,7 +155,7 @@ describe('npm run cli: usage, help and exit codes', () => {
 
   it('a command whose arguments parse loads its work (the check above sees what is loaded)', async () => {
     const run = await loaded(['primary-name', 'prepare', '0xnot-an-address', '--resolver', ZeroAddress]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.heavy).toEqual(expect.arrayContaining([expect.stringMatching(/class-validator/)]));
   });
 
@@ -139,6 +171,43 @@ describe('npm run cli: usage, help and exit codes', () => {
     const down = await cli(['import', file, '--url', url, '--key', 'k']);
     expect(down.code).toBe(1);
     expect(down.stderr.trim()).toBe(`cannot reach ${url} (ECONNREFUSED): check --url and that the service is running`);
+  });
+
+  it.each([
+    [['keys', 'list']],
+    [['keys', 'create', '--name', 'a', '--parent', 'oak.eth']],
+    [['keys', 'revoke', '00000000-0000-4000-8000-000000000000']],
+    [['audit', '--size', '5']],
+  ])('%j with the database unreachable: one line naming host and port, no password, exit 1', async (args) => {
+    const port = await freePort();
+    const run = await cli(args, { DATABASE_URL: `postgres://admin:s3cret-pw@127.0.0.1:${port}/names` });
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toBe(
+      `cannot reach the database at 127.0.0.1:${port} (ECONNREFUSED): check DATABASE_URL and that PostgreSQL is running\n`,
+    );
+    expect(run.stderr).not.toMatch(NOISE);
+    expect(run.stderr).not.toContain('s3cret-pw');
+  });
+
+  it.each([
+    [['resolver', 'check', 'oak.eth', '--gateway', 'http://127.0.0.1:9']],
+    [['resolver', 'use', 'oak.eth', '--resolver', ADDRESS, '--print']],
+    [['resolver', 'deploy', '--url-template', TEMPLATE, '--signer', ADDRESS, '--owner', ADDRESS, '--print']],
+    [['resolver', 'signers', '--resolver', ADDRESS, '--add', OTHER, '--print']],
+  ])('%j with the chain unreachable: one line saying what to check, exit 1', async (args) => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const ways: [string[], NodeJS.ProcessEnv][] = [
+      [args, { ENS_RPC_URL: url }],
+      [[...args, '--rpc-url', url], {}],
+    ];
+    for (const [argv, env] of ways) {
+      const run = await cli(argv, env);
+      expect(run).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr).toBe(
+        `The Ethereum JSON-RPC endpoint ${url} failed: check --rpc-url (default ENS_RPC_URL) and that the node is running\n`,
+      );
+      expect(run.stderr).not.toMatch(RAW);
+    }
   });
 
   describe('resolver commands on a chain', () => {

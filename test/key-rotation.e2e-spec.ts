@@ -145,8 +145,8 @@ describe('key rotation: POST /api/v1/admin/api-keys/{id}/rotate', () => {
     expect(await status(old.key)).toBe(401);
     expect(await status(newest)).toBe(200);
     await expect(cli('keys', 'rotate', old.id, '--grace', '90000')).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('graceSeconds: must not be greater than 86400'),
+      code: 2,
+      stderr: expect.stringContaining('--grace: must not be greater than 86400'),
     });
   });
 });

@@ -334,14 +334,20 @@ describe('npm run cli -- resolver: deploy, use and check a parent on chain', () 
     expect(failedAt((await checkJson('pine.eth')).check)).toBe('signer');
   });
 
-  it('usage errors exit 2; an unreachable chain exits 3', async () => {
+  it('usage errors exit 2; an unreachable chain is a failure saying what to check, exit 1', async () => {
     const usage = await cli('deploy', '--url-template', template, '--private-key-file', operatorKey);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('resolver deploy needs at least one --signer ADDRESS');
+    const extra = await cli('deploy', '--url-template', template, '--signer', gateway.address, operator.address);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr.split('\n')[0]).toBe(`unexpected argument ${operator.address}`);
     const port = await freePort();
     const down = await cli('check', 'oak.eth', '--rpc-url', `http://127.0.0.1:${port}`);
-    expect(down.code).toBe(3);
-    expect(down.stderr).toContain(`http://127.0.0.1:${port} failed`);
+    expect(down).toMatchObject({ code: 1, stdout: '' });
+    expect(down.stderr).toBe(
+      `The Ethereum JSON-RPC endpoint http://127.0.0.1:${port} failed: ` +
+        'check --rpc-url (default ENS_RPC_URL) and that the node is running\n',
+    );
   });
 });
 

@@ -22,6 +22,9 @@ describe(parseKeys.name, () => {
     [['keys', 'list', 'extra'], 'unexpected argument extra'],
     [['audit', 'extra'], 'unexpected argument extra'],
     [['keys', 'create', '--frob'], 'unknown option --frob'],
+    [['keys', 'create'], 'keys create needs --name NAME and --parent NAME'],
+    [['keys', 'create', '--name', 'a', '--quota', '3'], 'keys create needs --parent NAME'],
+    [['keys', 'create', '--parent', 'oak.eth'], 'keys create needs --name NAME'],
   ])('%j is a usage error before anything loads: %s', (argv, message) => {
     const thrown = (() => {
       try {

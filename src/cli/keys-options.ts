@@ -57,7 +57,7 @@ function integer(value: string | undefined, flag: string): number | undefined {
   return Number(value);
 }
 
-/** The command line of `keys …` and `audit`; malformed numbers are usage errors, told before the database opens. */
+/** The command line of `keys …` and `audit`; missing arguments and malformed numbers are told before anything loads. */
 export function parseKeys(argv: string[]): KeysArgs {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
   const [group, command, id] = positionals;
@@ -67,6 +67,10 @@ export function parseKeys(argv: string[]): KeysArgs {
   const grace = integer(values.grace, '--grace');
   if (group === 'keys' && (command === 'update' || command === 'revoke' || command === 'rotate') && !id) {
     throw new UsageError(`keys ${command} needs the key id`);
+  }
+  if (group === 'keys' && command === 'create') {
+    const missing = [values.name === undefined && '--name NAME', values.parent === undefined && '--parent NAME'];
+    if (missing.some(Boolean)) throw new UsageError(`keys create needs ${missing.filter(Boolean).join(' and ')}`);
   }
   return { group, command, id, values, quota, grace };
 }

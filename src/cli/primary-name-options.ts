@@ -13,7 +13,7 @@ export const PRIMARY_NAME_USAGE = [
 /** `primary-name prepare` as given: both addresses are checked by the route's own DTOs, once they have loaded. */
 export interface PrimaryNameArgs {
   address: string;
-  resolver?: string;
+  resolver: string;
 }
 
 export function parsePrimaryName(argv: string[]): PrimaryNameArgs {
@@ -21,5 +21,6 @@ export function parsePrimaryName(argv: string[]): PrimaryNameArgs {
   const [, address, extra] = positionals;
   if (address === undefined) throw new UsageError('primary-name prepare needs the ADDRESS');
   if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}`);
+  if (values.resolver === undefined) throw new UsageError('primary-name prepare needs --resolver ADDRESS');
   return { address, resolver: values.resolver };
 }

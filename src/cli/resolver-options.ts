@@ -1,4 +1,4 @@
-import { parseCommandLine } from '../common/command-line';
+import { parseCommandLine, UsageError } from '../common/command-line';
 
 export const RESOLVER_USAGE = [
   [
@@ -29,8 +29,8 @@ export const RESOLVER_USAGE = [
     `  The chain: --rpc-url URL (default ENS_RPC_URL), the ENS contracts from ENS_REGISTRY_ADDRESS and
   ENS_NAME_WRAPPER_ADDRESS. Commands that write take --private-key-file FILE (a 0x-prefixed hex key) to send, or
   --print for the unsigned transaction as JSON {to, data, value, chainId} (for a hardware wallet or a Safe).
-  --json prints results as JSON. Exit codes: 0 done (check: every step holds), 1 refused or a check step failed,
-  2 wrong usage, 3 the chain could not be read.`,
+  --json prints results as JSON. Exit codes: 0 done (check: every step holds), 1 refused, a check step failed or
+  the chain could not be read, 2 wrong usage (told before the chain is asked anything).`,
   ],
 ] as const;
 
@@ -50,12 +50,21 @@ const OPTIONS = {
 
 /** `resolver …` as given: addresses, URLs and the chain are checked by the command, once it has loaded. */
 export interface ResolverArgs {
+  command: string;
+  /** The parent name of `use` and `check`. */
+  parent?: string;
   values: ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
-  positionals: string[];
 }
 
-/** The command line of `resolver …` (the command word is the first positional). */
+/** The commands whose one argument is the parent name; the others take options only. */
+const WITH_PARENT = new Set(['use', 'check']);
+
+/** The command line of `resolver …` (the command word first); a missing or extra argument is named. */
 export function parseResolver(argv: string[]): ResolverArgs {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
-  return { values, positionals };
+  const [command, ...rest] = positionals;
+  const wanted = WITH_PARENT.has(command) ? 1 : 0;
+  if (rest.length < wanted) throw new UsageError(`resolver ${command} needs the parent name`);
+  if (rest.length > wanted) throw new UsageError(`unexpected argument ${rest[wanted]}`);
+  return { command, parent: rest[0], values };
 }

@@ -1,0 +1,29 @@
+import { UsageError } from '../common/command-line';
+import { parsePrimaryName } from './primary-name-options';
+
+const A = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+describe(parsePrimaryName.name, () => {
+  it('both addresses as given (their form is the DTOs’ to check)', () => {
+    expect(parsePrimaryName(['prepare', 'not-yet-checked', '--resolver', A])).toEqual({
+      address: 'not-yet-checked',
+      resolver: A,
+    });
+  });
+
+  it.each([
+    [['prepare'], 'primary-name prepare needs the ADDRESS'],
+    [['prepare', A], 'primary-name prepare needs --resolver ADDRESS'],
+    [['prepare', A, A, '--resolver', A], `unexpected argument ${A}`],
+  ])('%j is a usage error before anything loads: %s', (argv, message) => {
+    const thrown = (() => {
+      try {
+        parsePrimaryName(argv);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as UsageError).message).toBe(message);
+  });
+});
