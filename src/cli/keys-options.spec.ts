@@ -26,14 +26,8 @@ describe(parseKeys.name, () => {
     [['keys', 'create', '--name', 'a', '--quota', '3'], 'keys create needs --parent NAME'],
     [['keys', 'create', '--parent', 'oak.eth'], 'keys create needs --name NAME'],
   ])('%j is a usage error before anything loads: %s', (argv, message) => {
-    const thrown = (() => {
-      try {
-        parseKeys(argv);
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(thrown).toBeInstanceOf(UsageError);
-    expect((thrown as UsageError).message).toBe(message);
+    expect(() => parseKeys(argv)).toThrow(UsageError);
+    // An Error given to toThrow compares the message exactly.
+    expect(() => parseKeys(argv)).toThrow(new UsageError(message));
   });
 });

@@ -16,14 +16,8 @@ describe(parsePrimaryName.name, () => {
     [['prepare', A], 'primary-name prepare needs --resolver ADDRESS'],
     [['prepare', A, A, '--resolver', A], `unexpected argument ${A}`],
   ])('%j is a usage error before anything loads: %s', (argv, message) => {
-    const thrown = (() => {
-      try {
-        parsePrimaryName(argv);
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(thrown).toBeInstanceOf(UsageError);
-    expect((thrown as UsageError).message).toBe(message);
+    expect(() => parsePrimaryName(argv)).toThrow(UsageError);
+    // An Error given to toThrow compares the message exactly.
+    expect(() => parsePrimaryName(argv)).toThrow(new UsageError(message));
   });
 });

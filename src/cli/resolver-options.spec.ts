@@ -26,14 +26,8 @@ describe(parseResolver.name, () => {
     [['use', '--resolver', A], 'resolver use needs the parent name'],
     [['check'], 'resolver check needs the parent name'],
   ])('%j is a usage error before anything loads: %s', (argv, message) => {
-    const thrown = (() => {
-      try {
-        parseResolver(argv);
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(thrown).toBeInstanceOf(UsageError);
-    expect((thrown as UsageError).message).toBe(message);
+    expect(() => parseResolver(argv)).toThrow(UsageError);
+    // An Error given to toThrow compares the message exactly.
+    expect(() => parseResolver(argv)).toThrow(new UsageError(message));
   });
 });
