@@ -77,8 +77,9 @@ async function run(argv: string[]): Promise<CliResult> {
 
 const argv = process.argv.slice(2);
 run(argv)
-  .then(({ output, exitCode }) => {
+  .then(({ output, exitCode, verdict }) => {
     if (output) console.log(output);
+    if (verdict) console.error(verdict);
     process.exitCode = exitCode;
   })
   .catch((e: unknown) => {

@@ -139,7 +139,8 @@ describe('npm run cli -- dev-chain: ENS and the resolver on a local chain', () =
     expect(status.ok).toBe(true);
 
     const check = await cli(['resolver', 'check', 'oak.eth', '--gateway', service.url], { ...env, ...settings });
-    expect(check.stdout).toContain('oak.eth resolves through this service.');
+    expect(check.stdout.trimEnd().split('\n')).toHaveLength(5);
+    expect(check.stderr).toBe('oak.eth resolves through this service.\n');
     expect(check.code).toBe(0);
   });
 

@@ -144,9 +144,10 @@ function check(parent: string, v: ResolverArgs['values'], publicUrl: string | un
     const check = await checkResolver(chain, httpGateway(origin), parent);
     const exitCode = check.ok ? 0 : 1;
     if (v.json) return { output: JSON.stringify(check, null, 2), exitCode };
+    // One line per step on stdout (CONTRACT section 13), the verdict in words apart.
     const lines = check.steps.map((s) => `${s.ok ? 'ok  ' : 'FAIL'} ${s.step.padEnd(8)} ${s.detail}`);
-    lines.push(check.ok ? `${parent} resolves through this service.` : `${parent} does not resolve yet.`);
-    return { output: lines.join('\n'), exitCode };
+    const verdict = check.ok ? `${parent} resolves through this service.` : `${parent} does not resolve yet.`;
+    return { output: lines.join('\n'), exitCode, verdict };
   };
 }
 

@@ -2,10 +2,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
-/** What a command prints (on stdout) and the process's exit code. */
+/** What a command prints (on stdout; a verdict for the person, apart from the data, on stderr) and its exit code. */
 export interface CliResult {
   output: string;
   exitCode: number;
+  verdict?: string;
 }
 
 /** The exit codes every command shares: 0 done, 1 failed (one line says what to do), 2 wrong usage. */
