@@ -5,7 +5,6 @@ const EXAMPLE = {
   rateLimitStorage: { status: 'up', storage: 'redis', redis: 'up' },
 };
 
-const STORAGE = { status: 'up', storage: 'redis', redis: 'up' };
 const DOWN = { status: 'down', message: 'unreachable' };
 
 /** The two bodies of a 503 from /health/ready, each with its status. */
@@ -14,9 +13,9 @@ export const NOT_READY_EXAMPLES = {
     summary: 'The database does not answer within 2 s',
     value: {
       status: 'error',
-      info: { rateLimitStorage: STORAGE },
+      info: { rateLimitStorage: EXAMPLE.rateLimitStorage },
       error: { database: DOWN },
-      details: { database: DOWN, rateLimitStorage: STORAGE },
+      details: { database: DOWN, rateLimitStorage: EXAMPLE.rateLimitStorage },
     },
   },
   shutting_down: {

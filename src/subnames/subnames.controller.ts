@@ -34,13 +34,13 @@ const SEARCH_PROBLEMS: [number, string][] = [
   [400, 'A bad filter or page: each bad field is named in errors[] (neither parentName nor parentNames names both)'],
   [503, 'SEARCH_TIMEOUT: the search needed more database time than its budget; narrow it, or retry'],
 ];
-/** The warning a write carries when it moves the coin-60 address of a name some address chose as its primary name. */
 /** The key's quota after a successful write (CONTRACT section 3). */
 const QUOTA_DOC = {
   'X-Quota-Limit': { description: "The key's creation limit", schema: { type: 'integer', example: 2000 } },
   'X-Quota-Remaining': { description: 'Creations the key has left', schema: { type: 'integer', example: 1998 } },
 };
 
+/** The warning a write carries when it moves the coin-60 address of a name some address chose as its primary name. */
 const PRIMARY_NAME_ENDED_DOC = {
   [PRIMARY_NAME_ENDED_HEADER]: {
     description:

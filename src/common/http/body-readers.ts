@@ -55,9 +55,10 @@ export function readBodyFirst(reader: RequestHandler): (req: Request, res: Respo
 
 /**
  * What a module applies to its routes that take a JSON body of at most `limit` bytes (64 KB unless the route needs
- * more), read before the guards: `consumer.apply(jsonBody()).forRoutes(...)`. Named routes, not a wildcard under the prefix: every router layer
- * whose path matches a request decodes the request's path into parameters before its method is compared, and a
- * gateway lookup's path is 500 characters of calldata (3.5 µs of `decodeURIComponent` a layer).
+ * more), read before the guards: `consumer.apply(jsonBody()).forRoutes(...)`. Named routes, not a wildcard under
+ * the prefix: every router layer whose path matches a request decodes the request's path into parameters before
+ * its method is compared, and a gateway lookup's path is 500 characters of calldata (3.5 µs of
+ * `decodeURIComponent` a layer).
  */
 export function jsonBody(limit = BODY_LIMIT): (req: Request, res: Response, next: NextFunction) => unknown {
   return readBodyFirst(jsonReader(limit));
